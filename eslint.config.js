@@ -1,0 +1,36 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', '.tmp/**', 'bench-results/**', 'libs/client/dist/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', URL: 'readonly', Buffer: 'readonly', fetch: 'readonly', AbortController: 'readonly', AbortSignal: 'readonly', TextEncoder: 'readonly', TextDecoder: 'readonly', structuredClone: 'readonly', queueMicrotask: 'readonly', setImmediate: 'readonly', performance: 'readonly', document: 'readonly', window: 'readonly', navigator: 'readonly', EventSource: 'readonly', Response: 'readonly', Request: 'readonly', Headers: 'readonly' } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'no-restricted-syntax': [
+        'error',
+        { selector: "CallExpression[callee.object.name=/^(it|test|describe)$/][callee.property.name='only']", message: 'No focused tests.' },
+        { selector: 'ThrowStatement > Literal', message: 'Throw errors, not strings.' },
+      ],
+    },
+  },
+  {
+    // The domain is pure: no I/O, no infrastructure clients (STYLE.md, Tooling).
+    files: ['libs/domain/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: ['node:*', 'redis', 'kafkajs', '@eventstore/*', 'koa', '@koa/*', 'better-sqlite3', '@pubstream/*'] }],
+    },
+  },
+  {
+    // Libraries never read the environment and never import apps (STYLE.md, Shape).
+    files: ['libs/**/src/**/*.ts'],
+    ignores: ['libs/**/src/**/*.test.ts', 'libs/testing/**'],
+    rules: {
+      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Libraries take config as arguments; only apps/*/src/config.ts reads the environment.' }],
+      'no-restricted-imports': ['error', { patterns: ['@pubstream/api', '@pubstream/admin', '@pubstream/projector', '@pubstream/cli'] }],
+    },
+  },
+);
