@@ -85,13 +85,36 @@ export interface PageResult {
   readonly total: number;
 }
 
+/** Proof of holding the projector lease; every write checks it (DESIGN.md §2, issue 7). */
+export interface Lease {
+  readonly name: string;
+  readonly holder: string;
+  /** Strictly increasing across holders: a write with an older token is refused. */
+  readonly token: number;
+}
+
+/** Thrown by `apply` when the caller's lease token is no longer the current one. */
+export class FencedError extends Error {
+  constructor(message = 'The projector lease was taken over; this writer is fenced off') {
+    super(message);
+    this.name = 'FencedError';
+  }
+}
+
 export interface ReadModel {
   /**
    * Applies the ops in order, each only if its version is newer than the stored one (a deleted
    * record keeps a tombstone version), then stores the checkpoint. Returns, per op, whether it
-   * changed anything. Atomic per op; the checkpoint is written after the effects.
+   * changed anything. Atomic per op; the checkpoint is written after the effects. With a
+   * `lease`, the write is refused with FencedError unless that lease's token is still current.
    */
-  apply(ops: readonly ReadModelOp[], checkpoint: Checkpoint): Promise<boolean[]>;
+  apply(ops: readonly ReadModelOp[], checkpoint: Checkpoint, options?: { lease?: Lease }): Promise<boolean[]>;
+
+  /** Takes the named lease if it is free or expired; null when another holder has it. */
+  acquireLease(name: string, holder: string, ttlMs: number): Promise<Lease | null>;
+  /** Extends a held lease; false when it was lost (expired and taken by another holder). */
+  renewLease(lease: Lease, ttlMs: number): Promise<boolean>;
+  releaseLease(lease: Lease): Promise<void>;
   getCheckpoint(projection: string): Promise<number>;
 
   getItem(dataId: string): Promise<ItemRecord | null>;

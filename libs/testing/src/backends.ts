@@ -1,0 +1,41 @@
+import { describe, inject } from 'vitest';
+
+/** Backends a test may need; the global setup finds or starts each (see globalSetup.ts). */
+export type BackendName = 'redis' | 'redisCluster' | 'kafka' | 'esdb';
+
+export interface Backends {
+  /** redis://127.0.0.1:PORT */
+  redis?: string;
+  /** Comma-separated redis:// URLs of the cluster's masters. */
+  redisCluster?: string;
+  /** host:port[,host:port] */
+  kafka?: string;
+  /** esdb:// connection string */
+  esdb?: string;
+  /** Why a backend is absent, for the one skip line its suites print. */
+  skipped: Partial<Record<BackendName, string>>;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    backends: Backends;
+  }
+}
+
+export const getBackend = (name: BackendName): string | undefined => inject('backends')[name];
+
+/**
+ * A describe block that runs only when the backend is available. When it is not, it prints one
+ * line naming the backend and the reason, and registers the suite as skipped: never a fake pass.
+ */
+export const describeWithBackend = (name: BackendName, title: string, body: (url: string) => void): void => {
+  const backends = inject('backends');
+  const url = backends[name];
+  if (url) {
+    describe(title, () => body(url));
+    return;
+  }
+  const reason = backends.skipped[name] ?? 'not configured';
+  console.log(`[skip] ${title}: ${name} unavailable (${reason})`);
+  describe.skip(`${title} (skipped: ${name} unavailable: ${reason})`, () => body(''));
+};
