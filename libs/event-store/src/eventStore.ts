@@ -37,6 +37,14 @@ export interface AppendResult {
   readonly position: number;
 }
 
+export interface StreamAppend {
+  readonly streamName: string;
+  readonly events: readonly EventToAppend[];
+  readonly expectedRevision: ExpectedRevision;
+}
+
+export type StreamAppendOutcome = { readonly ok: true; readonly result: AppendResult } | { readonly ok: false; readonly error: Error };
+
 export interface ReadAllOptions {
   /** Return events with a position strictly greater than this (0 = from the start). */
   readonly after?: number;
@@ -68,6 +76,12 @@ export interface EventStore {
     events: readonly EventToAppend[],
     options: { expectedRevision: ExpectedRevision },
   ): Promise<AppendResult>;
+  /**
+   * Appends to several streams. Each entry is checked and applied on its own (not atomic across
+   * streams): one entry's conflict does not stop the others. Adapters that can (SQLite) commit the
+   * whole batch in one transaction, which is what makes imports fast.
+   */
+  appendToStreams(batch: readonly StreamAppend[]): Promise<StreamAppendOutcome[]>;
   /** The stream's events in order; empty when the stream does not exist. */
   readStream(streamName: string): Promise<RecordedEvent[]>;
   /** Events of all streams in position order. */

@@ -54,6 +54,13 @@ export interface KeyUsage {
   readonly lastUsedAt: string | null;
 }
 
+export interface UsageCount {
+  readonly keyId: string;
+  /** When the requests happened (the bucket they count in); also the new last-used time. */
+  readonly at: Date;
+  readonly count: number;
+}
+
 /** One projected effect. `version` is the source stream's revision. */
 export type ReadModelOp =
   | { readonly kind: 'item.put'; readonly item: ItemRecord }
@@ -133,8 +140,11 @@ export interface ReadModel {
   listKeys(): Promise<KeyRecord[]>;
   getPlan(): Promise<PlanRecord | null>;
 
-  /** Counts one request for the key (request count, last used, per-hour and per-month buckets). */
-  recordUsage(keyId: string, at: Date): Promise<void>;
+  /**
+   * Adds request counts (request count, last used, per-hour, per-day and per-month buckets).
+   * The API buffers per-request counts and flushes them in batches, so this is off the hot path.
+   */
+  recordUsage(counts: readonly UsageCount[]): Promise<void>;
   getUsage(keyIds: readonly string[]): Promise<KeyUsage[]>;
   /** Requests per bucket for a key: `hour` buckets are `YYYY-MM-DDTHH`, `day` are `YYYY-MM-DD`, `month` are `YYYY-MM`. */
   getUsageSeries(keyId: string, granularity: 'hour' | 'day' | 'month', from: Date, to: Date): Promise<{ bucket: string; count: number }[]>;
