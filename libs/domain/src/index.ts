@@ -7,3 +7,4 @@ export * from './collection.js';
 export * from './item.js';
 export * from './apiKey.js';
 export * from './project.js';
+export * from './upcast.js';
