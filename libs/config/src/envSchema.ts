@@ -1,0 +1,55 @@
+import { z } from 'zod';
+
+const port = (fallback: number) =>
+  z.coerce
+    .number({ error: 'must be a port number' })
+    .int('must be an integer port number')
+    .min(0, 'must be between 0 and 65535')
+    .max(65535, 'must be between 0 and 65535')
+    .default(fallback);
+
+const positiveMs = (fallback: number) =>
+  z.coerce.number({ error: 'must be a number of milliseconds' }).int('must be a whole number of milliseconds').positive('must be positive').default(fallback);
+
+const flag = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
+    .transform((value) => value === 'true' || value === '1' || value === 'yes')
+    .default(fallback);
+
+const optionalText = z
+  .string()
+  .transform((value) => value.trim())
+  .transform((value) => (value === '' ? undefined : value))
+  .optional();
+
+/**
+ * Every environment variable Pubstream reads (DESIGN.md §8). The same names mean the same thing
+ * in every process; each role uses the subset it needs. Defaults are the embedded profile's.
+ */
+export const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test'], { error: 'must be development, production or test' }).default('development'),
+  PORT: port(8080),
+  HOST: z.string().min(1, 'must not be empty').default('0.0.0.0'),
+  ADMIN_PORT: port(8081),
+  ADMIN_HOST: z.string().min(1, 'must not be empty').default('127.0.0.1'),
+  ADMIN_TOKEN: optionalText.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
+  /** Where CLI commands (import, keys) reach a running admin API. */
+  ADMIN_URL: optionalText.pipe(z.url({ error: 'must be an http(s) URL' }).optional()),
+  DATA_DIR: z.string().min(1, 'must not be empty').default('./data'),
+  EVENT_STORE_URL: optionalText,
+  REDIS_URL: optionalText,
+  KAFKA_BROKERS: optionalText,
+  KAFKA_TOPIC: z.string().regex(/^[A-Za-z0-9._-]{1,249}$/, 'must be a valid Kafka topic name').default('pubstream.changes'),
+  STREAM_TTL_MS: positiveMs(300_000),
+  RATE_LIMIT_WINDOW: z.enum(['minute', 'hour'], { error: 'must be minute or hour' }).default('minute'),
+  ACCEPT_TEST_KEYS: flag(true),
+  REQUIRE_BROWSER_ORIGIN: flag(false),
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'must be one of fatal, error, warn, info, debug, trace, silent' })
+    .default('info'),
+  READ_YOUR_WRITES_TIMEOUT_MS: positiveMs(5_000),
+  SHUTDOWN_TIMEOUT_MS: positiveMs(10_000),
+});
+
+export type Env = z.infer<typeof envSchema>;

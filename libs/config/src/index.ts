@@ -1,0 +1,3 @@
+export * from './envSchema.js';
+export * from './eventStoreUrl.js';
+export * from './loadConfig.js';

@@ -1,0 +1,144 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './loadConfig.js';
+
+const CWD = '/srv/pubstream';
+
+const errorOf = (fn: () => unknown): ConfigError => {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+};
+
+describe('loadConfig', () => {
+  it('gives the embedded defaults of DESIGN.md §8 for an empty environment', () => {
+    const config = loadConfig({}, 'all-in-one', CWD);
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '0.0.0.0',
+      adminPort: 8081,
+      adminHost: '127.0.0.1',
+      adminToken: null,
+      adminUrl: 'http://127.0.0.1:8081',
+      dataDir: '/srv/pubstream/data',
+      eventStore: { kind: 'sqlite', path: '/srv/pubstream/data/events.db' },
+      redisUrl: null,
+      kafkaBrokers: null,
+      streamTtlMs: 300_000,
+      rateLimitWindow: 'minute',
+      rateLimitWindowSeconds: 60,
+      acceptTestKeys: true,
+      requireBrowserOrigin: false,
+      logLevel: 'info',
+      readYourWritesTimeoutMs: 5_000,
+    });
+  });
+
+  it('returns a frozen object', () => {
+    const config = loadConfig({}, 'all-in-one', CWD);
+    expect(Object.isFrozen(config)).toBe(true);
+    expect(() => {
+      (config as { port: number }).port = 1;
+    }).toThrow();
+  });
+
+  it('parses every variable', () => {
+    const config = loadConfig(
+      {
+        PORT: '9000',
+        HOST: '127.0.0.1',
+        ADMIN_PORT: '0',
+        ADMIN_TOKEN: 'a-long-enough-admin-token',
+        DATA_DIR: '/var/lib/pubstream',
+        EVENT_STORE_URL: 'esdb://localhost:2113?tls=false',
+        REDIS_URL: 'redis://127.0.0.1:6379',
+        KAFKA_BROKERS: 'k1:9092, k2:9092',
+        STREAM_TTL_MS: '60000',
+        RATE_LIMIT_WINDOW: 'hour',
+        ACCEPT_TEST_KEYS: 'false',
+        REQUIRE_BROWSER_ORIGIN: '1',
+        LOG_LEVEL: 'debug',
+        READ_YOUR_WRITES_TIMEOUT_MS: '250',
+      },
+      'api',
+      CWD,
+    );
+    expect(config).toMatchObject({
+      port: 9000,
+      host: '127.0.0.1',
+      adminPort: 0,
+      adminToken: 'a-long-enough-admin-token',
+      dataDir: '/var/lib/pubstream',
+      eventStore: { kind: 'esdb', connectionString: 'esdb://localhost:2113?tls=false' },
+      redisUrl: 'redis://127.0.0.1:6379',
+      kafkaBrokers: ['k1:9092', 'k2:9092'],
+      streamTtlMs: 60_000,
+      rateLimitWindow: 'hour',
+      rateLimitWindowSeconds: 3600,
+      acceptTestKeys: false,
+      requireBrowserOrigin: true,
+      logLevel: 'debug',
+      readYourWritesTimeoutMs: 250,
+    });
+  });
+
+  it('resolves sqlite: URLs against the working directory', () => {
+    expect(loadConfig({ EVENT_STORE_URL: 'sqlite:./x/events.db' }, 'all-in-one', CWD).eventStore).toMatchObject({ path: '/srv/pubstream/x/events.db' });
+    expect(loadConfig({ EVENT_STORE_URL: 'sqlite:/tmp/e.db' }, 'all-in-one', CWD).eventStore).toMatchObject({ path: '/tmp/e.db' });
+    expect(loadConfig({ EVENT_STORE_URL: 'sqlite::memory:' }, 'all-in-one', CWD).eventStore).toMatchObject({ path: ':memory:' });
+    expect(loadConfig({ DATA_DIR: 'state' }, 'all-in-one', CWD).eventStore).toMatchObject({ path: '/srv/pubstream/state/events.db' });
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ ADMIN_PORT: '-1' }, 'ADMIN_PORT'],
+    [{ RATE_LIMIT_WINDOW: 'day' }, 'RATE_LIMIT_WINDOW'],
+    [{ ACCEPT_TEST_KEYS: 'maybe' }, 'ACCEPT_TEST_KEYS'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ STREAM_TTL_MS: '0' }, 'STREAM_TTL_MS'],
+    [{ ADMIN_TOKEN: 'short' }, 'ADMIN_TOKEN'],
+    [{ EVENT_STORE_URL: 'postgres://x' }, 'EVENT_STORE_URL'],
+    [{ REDIS_URL: 'localhost:6379' }, 'REDIS_URL'],
+    [{ KAFKA_BROKERS: 'not a broker' }, 'KAFKA_BROKERS'],
+  ])('refuses %j with one line naming %s', (env, variable) => {
+    const error = errorOf(() => loadConfig(env, 'all-in-one', CWD));
+    expect(error.variable).toBe(variable);
+    expect(error.message).toContain(variable);
+    expect(error.message).not.toContain('\n');
+  });
+
+  it('never echoes the admin token in an error', () => {
+    const error = errorOf(() => loadConfig({ ADMIN_TOKEN: 'tooshort' }, 'all-in-one', CWD));
+    expect(error.message).not.toContain('tooshort');
+  });
+
+  it.each(['api', 'projector', 'admin'] as const)('refuses a separate %s process with the in-memory read model', (role) => {
+    const error = errorOf(() => loadConfig({ KAFKA_BROKERS: 'k:9092' }, role, CWD));
+    expect(error.variable).toBe('REDIS_URL');
+    expect(error.message).toMatch(/in-memory read model/);
+  });
+
+  it.each(['api', 'projector'] as const)('refuses a separate %s process with the in-process change stream', (role) => {
+    const error = errorOf(() => loadConfig({ REDIS_URL: 'redis://r:6379' }, role, CWD));
+    expect(error.variable).toBe('KAFKA_BROKERS');
+    expect(error.message).toMatch(/in-process change stream/);
+  });
+
+  it('lets a separate admin process run without Kafka (it publishes nothing)', () => {
+    expect(loadConfig({ REDIS_URL: 'redis://r:6379' }, 'admin', CWD).kafkaBrokers).toBeNull();
+  });
+
+  it('requires ADMIN_TOKEN in production for processes serving the admin API', () => {
+    expect(errorOf(() => loadConfig({ NODE_ENV: 'production' }, 'all-in-one', CWD)).variable).toBe('ADMIN_TOKEN');
+    expect(loadConfig({ NODE_ENV: 'production' }, 'tool', CWD).adminToken).toBeNull();
+  });
+
+  it('points CLI tools at the admin API', () => {
+    expect(loadConfig({ ADMIN_PORT: '9999' }, 'tool', CWD).adminUrl).toBe('http://127.0.0.1:9999');
+    expect(loadConfig({ ADMIN_URL: 'http://admin.internal:8081/' }, 'tool', CWD).adminUrl).toBe('http://admin.internal:8081');
+  });
+});
