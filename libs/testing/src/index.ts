@@ -1,1 +1,3 @@
 export * from './backends.js';
+export * from './launchBrowser.js';
+export * from './localRedis.js';
