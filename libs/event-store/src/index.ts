@@ -1,1 +1,4 @@
 export * from './eventStore.js';
+export * from './expectedRevision.js';
+export * from './openSqliteDatabase.js';
+export * from './sqliteEventStore.js';

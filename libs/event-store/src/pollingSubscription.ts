@@ -1,0 +1,68 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { ChangeSignal } from './changeSignal.js';
+import type { EventSubscription, RecordedEvent } from './eventStore.js';
+
+export interface PollingSubscriptionOptions {
+  readonly after: number;
+  readonly batchSize: number;
+  /** Fallback wake-up for appends this process cannot see (another process writing the same log). */
+  readonly pollIntervalMs: number;
+  /** Up to `limit` events with a position greater than `after`, in position order. */
+  readonly readBatch: (after: number, limit: number) => RecordedEvent[] | Promise<RecordedEvent[]>;
+  readonly changes: ChangeSignal;
+}
+
+// Lets close() know it is being called from inside this subscription's own handler, where waiting
+// for the loop to end would wait for the handler itself: a deadlock.
+const runningHandler = new AsyncLocalStorage<EventSubscription>();
+
+const noop = (): void => undefined;
+
+/**
+ * A catch-up subscription built on "read the next batch after my cursor": history in batches, then
+ * live events as soon as `changes` signals (or the poll timer fires). The handler is awaited before
+ * the next read, so deliveries never overlap. close() stops after the current batch.
+ */
+export const startPollingSubscription = (
+  options: PollingSubscriptionOptions,
+  handler: (events: RecordedEvent[]) => Promise<void>,
+): EventSubscription => {
+  let closed = false;
+  let signalStop = noop;
+  const stop = new Promise<void>((resolve) => {
+    signalStop = resolve;
+  });
+
+  const run = async (subscription: EventSubscription): Promise<void> => {
+    let cursor = options.after;
+    while (!closed) {
+      const seen = options.changes.version;
+      const batch = await options.readBatch(cursor, options.batchSize);
+      if (closed) return;
+      const last = batch.at(-1);
+      if (!last) {
+        await options.changes.waitForChange(seen, options.pollIntervalMs, stop);
+        continue;
+      }
+      await runningHandler.run(subscription, () => handler(batch));
+      cursor = last.position;
+    }
+  };
+
+  let done: Promise<void> = Promise.resolve();
+  const subscription: EventSubscription = {
+    get done() {
+      return done;
+    },
+    async close() {
+      closed = true;
+      signalStop();
+      if (runningHandler.getStore() === subscription) return;
+      await done.catch(noop);
+    },
+  };
+  done = run(subscription);
+  // Marks the rejection as handled for callers that never look at `done`; awaiting it still rejects.
+  done.catch(noop);
+  return subscription;
+};

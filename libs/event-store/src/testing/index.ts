@@ -1,0 +1,3 @@
+export * from './contractContext.js';
+export * from './eventStoreContract.js';
+export * from './subscriptionProbe.js';
