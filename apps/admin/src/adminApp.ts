@@ -1,0 +1,101 @@
+import { NotFoundError } from '@pubstream/domain';
+import type { EventStore } from '@pubstream/event-store';
+import { createHttpMetrics, type Logger } from '@pubstream/observability';
+import type { ReadModel } from '@pubstream/read-model';
+import Koa, { type Middleware } from 'koa';
+import type { Registry } from 'prom-client';
+import { createAdminRoutes } from './adminRoutes.js';
+import { createAdminService, type AdminService } from './adminService.js';
+import { bearerAuth } from './bearerAuth.js';
+import { errorMiddleware } from './errorMiddleware.js';
+import { createReadYourWrites, type ProjectionWaiter } from './readYourWrites.js';
+
+export interface AdminAppConfig {
+  readonly adminToken: string | null;
+  readonly readYourWritesTimeoutMs: number;
+}
+
+/** What a web page mounted on the admin port (the dashboard) gets to work with. */
+export interface AdminExtensionContext {
+  readonly service: AdminService;
+  readonly readModel: ReadModel;
+  readonly adminToken: string;
+  readonly logger: Logger;
+  readonly now: () => Date;
+}
+
+export interface AdminAppDeps {
+  readonly eventStore: EventStore;
+  readonly readModel: ReadModel;
+  /** The in-process projector (all-in-one); without it, read-your-writes polls the checkpoint. */
+  readonly projector?: ProjectionWaiter;
+  readonly config: AdminAppConfig;
+  readonly logger: Logger;
+  readonly now: () => Date;
+  readonly newId: () => string;
+  /** The projector checkpoint to poll in split mode (default `projector`). */
+  readonly checkpointName?: string;
+  readonly metrics?: Registry;
+  /** Extra routes outside `/admin/*` (the dashboard), each responsible for its own sign-in. */
+  readonly extensions?: readonly ((context: AdminExtensionContext) => Middleware)[];
+}
+
+export interface AdminApp extends Koa {
+  readonly service: AdminService;
+}
+
+/**
+ * The admin HTTP API (DESIGN.md §7) as a Koa app: `/admin/*` behind the bearer token, every
+ * failure as `{error, message}`, every write through the deciders and awaited by read-your-writes.
+ */
+export const createAdminApp = (deps: AdminAppDeps): AdminApp => {
+  const adminToken = deps.config.adminToken;
+  if (adminToken === null || adminToken === '') throw new Error('createAdminApp needs an admin token');
+  const readYourWrites = createReadYourWrites({
+    readModel: deps.readModel,
+    projector: deps.projector,
+    checkpointName: deps.checkpointName ?? 'projector',
+    timeoutMs: deps.config.readYourWritesTimeoutMs,
+  });
+  const trackedReadYourWrites = async (position: number | null) => {
+    const applied = await readYourWrites(position);
+    if (!applied) deps.logger.warn({ position }, 'read-your-writes timed out: the projector has not applied the write yet');
+    return applied;
+  };
+  const service = createAdminService({ eventStore: deps.eventStore, readModel: deps.readModel, readYourWrites: trackedReadYourWrites, now: deps.now, newId: deps.newId });
+  const routes = createAdminRoutes({ service, readModel: deps.readModel, readYourWrites: trackedReadYourWrites, newId: deps.newId, now: deps.now });
+  const http = deps.metrics ? createHttpMetrics(deps.metrics) : null;
+
+  const app = new Koa({ asyncLocalStorage: false }) as Koa & { service?: AdminService };
+  app.proxy = false;
+  app.silent = true;
+  app.on('error', (error: unknown) => deps.logger.error({ err: error }, 'admin server error'));
+
+  app.use(errorMiddleware(deps.logger));
+  if (http) {
+    app.use(async (ctx, next) => {
+      const end = http.duration.startTimer();
+      try {
+        await next();
+      } finally {
+        const labels = { method: ctx.method, route: (ctx as { _matchedRoute?: string })._matchedRoute ?? 'unmatched', status: String(ctx.status) };
+        http.requests.inc(labels);
+        end(labels);
+      }
+    });
+  }
+  app.use(async (ctx, next) => {
+    ctx.set('Cache-Control', 'no-store');
+    await next();
+  });
+  const auth = bearerAuth(adminToken);
+  app.use(async (ctx, next) => (ctx.path === '/admin' || ctx.path.startsWith('/admin/') ? auth(ctx, next) : next()));
+  app.use(routes.routes);
+  app.use(routes.allowedMethods);
+  for (const extension of deps.extensions ?? []) app.use(extension({ service, readModel: deps.readModel, adminToken, logger: deps.logger, now: deps.now }));
+  app.use(async (ctx) => {
+    if (ctx.body === undefined && ctx.status === 404) throw new NotFoundError(`Route ${ctx.method} ${ctx.path} not found`);
+  });
+  app.service = service;
+  return app as AdminApp;
+};
