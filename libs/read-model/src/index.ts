@@ -1,1 +1,4 @@
 export * from './readModel.js';
+export { createMemoryReadModel, type MemoryReadModelOptions } from './memoryReadModel.js';
+export { BUILT_IN_SORTS, compareSortEntries, sortKeyOf, sortKindOf, toCodePointOrder, type SortKey, type SortKind } from './sortKeys.js';
+export { usageBucketOf, usageBucketsBetween, type UsageGranularity } from './usageBuckets.js';
