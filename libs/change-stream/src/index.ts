@@ -1,1 +1,4 @@
 export * from './changeStream.js';
+export * from './changeStreamLogger.js';
+export * from './inProcessChangeStream.js';
+export * from './kafkaChangeStream.js';
