@@ -1,0 +1,164 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createClient } from './createClient.js';
+import type { PubstreamError } from './errors.js';
+import type { EventSourceLike, StreamEventLike } from './eventSourceResolver.js';
+import type { CollectionPage } from './types.js';
+import type { WatchedItem } from './localCopy.js';
+
+/** An in-memory EventSource: the test plays the server by emitting events on the latest instance. */
+class FakeEventSource implements EventSourceLike {
+  static instances: FakeEventSource[] = [];
+  readyState = 0;
+  closed = false;
+  private listeners = new Map<string, ((event: StreamEventLike) => void)[]>();
+  constructor(readonly url: string) {
+    FakeEventSource.instances.push(this);
+  }
+  addEventListener(type: string, listener: (event: StreamEventLike) => void) {
+    this.listeners.set(type, [...(this.listeners.get(type) ?? []), listener]);
+  }
+  close() {
+    this.closed = true;
+    this.readyState = 2;
+  }
+  emit(type: string, payload?: unknown, extra: Omit<StreamEventLike, 'data'> = {}) {
+    for (const listener of this.listeners.get(type) ?? []) listener({ data: payload === undefined ? undefined : JSON.stringify(payload), ...extra });
+  }
+  get query() {
+    return new URL(this.url).searchParams;
+  }
+}
+
+const latest = () => FakeEventSource.instances.at(-1)!;
+
+function setup(batchAnswer: (ids: string[]) => { data: { dataId: string; data: Record<string, unknown> }[]; notFound: string[] } = (ids) => ({ data: [], notFound: ids })) {
+  FakeEventSource.instances = [];
+  const errors: PubstreamError[] = [];
+  const client = createClient({
+    baseUrl: 'http://pubstream.invalid',
+    apiKey: 'pk_test_abc',
+    reactive: true,
+    EventSource: FakeEventSource,
+    retry: { baseDelayMs: 10, maxDelayMs: 20 },
+    stream: { debounceMs: 5, snapshotQuietMs: 20, snapshotMaxMs: 200 },
+    onStreamError: (error) => errors.push(error),
+    fetch: async (_url, init) => {
+      const { dataIds } = JSON.parse(String(init?.body)) as { dataIds: string[] };
+      const answer = batchAnswer(dataIds);
+      return new Response(JSON.stringify({ ...answer, found: answer.data.length }), { status: 200 });
+    },
+  });
+  return { client, errors };
+}
+
+const page = (total: number): CollectionPage => ({ data: [], total, page: 1, limit: 20, totalPages: Math.ceil(total / 20) });
+
+describe('reactive mode', () => {
+  it('opens one stream for everything watched, with the key and comma-joined lists', async () => {
+    const { client } = setup();
+    client.watchData('a', () => {});
+    client.watchData('b', () => {});
+    client.watchCollection('news', () => {});
+    await vi.waitFor(() => expect(FakeEventSource.instances).toHaveLength(1));
+    const { query } = latest();
+    expect(new URL(latest().url).pathname).toBe('/subscribe');
+    expect(query.get('apiKey')).toBe('pk_test_abc');
+    expect(query.get('dataIds')).toBe('a,b');
+    expect(query.get('collections')).toBe('news');
+    client.close();
+  });
+
+  it('re-opens when the watched set changes and closes when nothing is watched', async () => {
+    const { client } = setup();
+    const stopA = client.watchData('a', () => {});
+    await vi.waitFor(() => expect(FakeEventSource.instances).toHaveLength(1));
+    const stopB = client.watchData('b', () => {});
+    await vi.waitFor(() => expect(FakeEventSource.instances).toHaveLength(2));
+    expect(FakeEventSource.instances[0]!.closed).toBe(true);
+    expect(latest().query.get('dataIds')).toBe('a,b');
+    stopA();
+    stopB();
+    await vi.waitFor(() => expect(latest().closed).toBe(true));
+    expect(FakeEventSource.instances).toHaveLength(2);
+    client.close();
+  });
+
+  it('applies the snapshot and deltas and notifies only on change', async () => {
+    const { client } = setup();
+    const items: WatchedItem[] = [];
+    const pages: CollectionPage[] = [];
+    client.watchData('a', (item) => items.push(item));
+    client.watchCollection('news', (p) => pages.push(p));
+    await vi.waitFor(() => expect(FakeEventSource.instances).toHaveLength(1));
+    latest().emit('connected', { connectionId: 'c1', ttlMs: 60_000 });
+    latest().emit('update', { dataId: 'a', data: { n: 1 }, action: 'update' });
+    latest().emit('update', { collectionSlug: 'news', data: page(3), action: 'update' });
+    latest().emit('update', { dataId: 'a', data: { n: 1 }, action: 'update' });
+    latest().emit('update', { dataId: 'a', data: { n: 2 }, action: 'update' });
+    latest().emit('delete', { dataId: 'a', data: {}, action: 'delete' });
+    expect(items).toEqual([{ dataId: 'a', data: { n: 1 } }, { dataId: 'a', data: { n: 2 } }, null]);
+    expect(pages).toEqual([page(3)]);
+    expect(client.currentCollection('news')).toEqual(page(3));
+    client.close();
+  });
+
+  it('reconnects at once on `reconnect` and takes the new snapshot', async () => {
+    const { client } = setup();
+    const items: WatchedItem[] = [];
+    client.watchData('a', (item) => items.push(item));
+    await vi.waitFor(() => expect(FakeEventSource.instances).toHaveLength(1));
+    latest().emit('connected', { connectionId: 'c1', ttlMs: 60_000 });
+    latest().emit('update', { dataId: 'a', data: { n: 1 }, action: 'update' });
+    latest().emit('reconnect', { reason: 'cycle' });
+    await vi.waitFor(() => expect(FakeEventSource.instances).toHaveLength(2));
+    expect(FakeEventSource.instances[0]!.closed).toBe(true);
+    latest().emit('connected', { connectionId: 'c2', ttlMs: 60_000 });
+    latest().emit('update', { dataId: 'a', data: { n: 5 }, action: 'update' });
+    expect(items.at(-1)).toEqual({ dataId: 'a', data: { n: 5 } });
+    client.close();
+  });
+
+  it('reports an item missing from a new snapshot as deleted once the read API confirms it', async () => {
+    const { client } = setup((ids) => ({ data: [], notFound: ids }));
+    const items: WatchedItem[] = [];
+    client.watchData('a', (item) => items.push(item));
+    await vi.waitFor(() => expect(FakeEventSource.instances).toHaveLength(1));
+    latest().emit('connected', { connectionId: 'c1', ttlMs: 60_000 });
+    latest().emit('update', { dataId: 'a', data: { n: 1 }, action: 'update' });
+    latest().emit('reconnect', { reason: 'cycle' });
+    await vi.waitFor(() => expect(FakeEventSource.instances).toHaveLength(2));
+    latest().emit('connected', { connectionId: 'c2', ttlMs: 60_000 });
+    await vi.waitFor(() => expect(items.at(-1)).toBeNull());
+    client.close();
+  });
+
+  it('reconnects with backoff after network loss', async () => {
+    const { client, errors } = setup();
+    client.watchData('a', () => {});
+    await vi.waitFor(() => expect(FakeEventSource.instances).toHaveLength(1));
+    latest().emit('error', undefined, { message: 'socket hang up' });
+    latest().emit('error', undefined, { message: 'again' });
+    await vi.waitFor(() => expect(FakeEventSource.instances).toHaveLength(2));
+    expect(FakeEventSource.instances[0]!.closed).toBe(true);
+    expect(errors[0]?.name).toBe('NetworkError');
+    client.close();
+  });
+
+  it('does not retry a subscription the server refused (401) until the watched set changes', async () => {
+    const { client, errors } = setup();
+    client.watchData('a', () => {});
+    await vi.waitFor(() => expect(FakeEventSource.instances).toHaveLength(1));
+    latest().emit('error', undefined, { code: 401, message: 'Non-200 status code (401)' });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(FakeEventSource.instances).toHaveLength(1);
+    expect(errors.map((e) => e.name)).toEqual(['UnauthorizedError']);
+    client.watchData('b', () => {});
+    await vi.waitFor(() => expect(FakeEventSource.instances).toHaveLength(2));
+    client.close();
+  });
+
+  it('refuses to watch without reactive mode', () => {
+    const client = createClient({ baseUrl: 'http://pubstream.invalid', apiKey: 'pk_test_abc' });
+    expect(() => client.watchData('a', () => {})).toThrow(/reactive: true/);
+  });
+});
