@@ -1,0 +1,289 @@
+import type { ChangeMessage } from '@pubstream/change-stream';
+import { createSqliteEventStore, openSqliteDatabase, type EventStore } from '@pubstream/event-store';
+import { createMemoryReadModel, type ReadModel } from '@pubstream/read-model';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createTestChangeStream } from './testing/testChangeStream.js';
+import { decodeEvents, projectBatch, PROJECTIONS } from './index.js';
+import { createProjector, publishedCheckpointName, type Projector } from './projector.js';
+
+const hashOf = (c: string): string => c.repeat(64);
+const uuidOf = (n: number): string => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+const occurredAt = (minute: number): string => new Date(Date.UTC(2026, 0, 1, 0, minute)).toISOString();
+
+/** The system under test wired on real adapters: SQLite (in memory) + memory read model. */
+const open = () => {
+  const eventStore = createSqliteEventStore(openSqliteDatabase(':memory:'), { pollIntervalMs: 20 });
+  return { eventStore, readModel: createMemoryReadModel() };
+};
+
+let minute = 0;
+const append = async (eventStore: EventStore, stream: string, type: string, data: unknown, metadata: Record<string, unknown> = {}): Promise<number> => {
+  const result = await eventStore.appendToStream(stream, [{ type, data, metadata: { occurredAt: occurredAt(++minute), ...metadata } }], { expectedRevision: 'any' });
+  return result.position;
+};
+
+/** A small history touching every projection: create, update, delete, a key, the plan. */
+const writeHistory = async (eventStore: EventStore): Promise<number> => {
+  await append(eventStore, 'collection-news', 'CollectionCreated', { slug: 'news', name: 'News', sortableFields: [{ name: 'rank', type: 'number' }] });
+  await append(eventStore, 'item-a1', 'ItemCreated', { id: uuidOf(1), dataId: 'a1', collection: 'news', data: { rank: 2, title: 'one' } });
+  await append(eventStore, 'item-a2', 'ItemCreated', { id: uuidOf(2), dataId: 'a2', collection: 'news', data: { rank: 1 } });
+  await append(eventStore, 'item-a1', 'ItemUpdated', { dataId: 'a1', collection: 'news', data: { rank: 3, title: 'one, again' } });
+  await append(eventStore, 'item-a3', 'ItemCreated', { id: uuidOf(3), dataId: 'a3', collection: 'news', data: {} });
+  await append(eventStore, 'item-a3', 'ItemDeleted', { dataId: 'a3', collection: 'news' });
+  await append(eventStore, 'collection-news', 'CollectionUpdated', { slug: 'news', name: 'All news', sortableFields: [{ name: 'rank', type: 'number' }] });
+  await append(eventStore, 'apikey-k1', 'ApiKeyCreated', { keyId: 'k1', name: 'Site', type: 'live', keyHash: hashOf('a'), last4: 'wxyz', allowedDomains: ['a.com'], rateLimit: 100 });
+  await append(eventStore, 'apikey-k1', 'ApiKeyUpdated', { keyId: 'k1', name: 'Site v2', allowedDomains: ['a.com', '*.b.com'], rateLimit: 50 });
+  await append(eventStore, 'apikey-k2', 'ApiKeyCreated', { keyId: 'k2', name: 'Old', type: 'test', keyHash: hashOf('b'), last4: 'abcd', allowedDomains: [], rateLimit: 10 });
+  await append(eventStore, 'apikey-k2', 'ApiKeyDeleted', { keyId: 'k2', keyHash: hashOf('b') });
+  await append(eventStore, 'collection-tmp', 'CollectionCreated', { slug: 'tmp', name: 'Temp', sortableFields: [] });
+  await append(eventStore, 'item-t1', 'ItemCreated', { id: uuidOf(4), dataId: 't1', collection: 'tmp', data: { x: 1 } });
+  await append(eventStore, 'item-t1', 'ItemDeleted', { dataId: 't1', collection: 'tmp' });
+  await append(eventStore, 'collection-tmp', 'CollectionDeleted', { slug: 'tmp' });
+  return append(eventStore, 'project', 'PlanChanged', { plan: 'enterprise', monthlyQuota: null });
+};
+
+/** Everything a reader can see, for equality checks between read models. */
+const snapshot = async (readModel: ReadModel) => {
+  const collections = await readModel.listCollections();
+  const pages = await Promise.all(collections.map((c) => readModel.getCollectionPage(c.slug, { sort: 'dataId', order: 'asc', offset: 0, limit: 100 })));
+  return {
+    collections,
+    pages,
+    items: await readModel.getItems(['a1', 'a2', 'a3', 't1']),
+    keys: await readModel.listKeys(),
+    keyByHash: [await readModel.getKeyByHash(hashOf('a')), await readModel.getKeyByHash(hashOf('b'))],
+    plan: await readModel.getPlan(),
+  };
+};
+
+/** Forwards to `target`, with some methods replaced. */
+const withOverrides = <T extends object>(target: T, overrides: Partial<T>): T =>
+  new Proxy(target, {
+    get(t, property, receiver) {
+      if (property in overrides) return overrides[property as keyof T];
+      const value: unknown = Reflect.get(t, property, receiver);
+      return typeof value === 'function' ? value.bind(t) : value;
+    },
+  });
+
+const entityVersions = (messages: readonly ChangeMessage[]): string[] =>
+  messages.map((m) => `${m.kind}:${m.kind === 'item' ? m.dataId : m.kind === 'collection' ? m.slug : m.kind === 'key' ? m.keyId : 'plan'}:${m.action}@${m.version}`);
+
+const running: Projector[] = [];
+const startProjector = (...args: Parameters<typeof createProjector>): Projector => {
+  const projector = createProjector(...args);
+  running.push(projector);
+  projector.start();
+  return projector;
+};
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((p) => p.stop()));
+});
+
+const waitUntil = async (condition: () => boolean | Promise<boolean>, timeoutMs = 5_000): Promise<void> => {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+};
+
+describe('projector on SQLite + memory read model', () => {
+  it('projects items, collections, keys and the plan', async () => {
+    const { eventStore, readModel } = open();
+    const { changeStream } = createTestChangeStream();
+    const head = await writeHistory(eventStore);
+    const projector = startProjector({ eventStore, readModel, changeStream, batchSize: 4 });
+    expect(await projector.waitFor(head, 5_000)).toBe(true);
+
+    const a1 = await readModel.getItem('a1');
+    expect(a1).toEqual({ id: uuidOf(1), dataId: 'a1', collectionId: 'news', data: { rank: 3, title: 'one, again' }, createdAt: occurredAt(2), updatedAt: occurredAt(4), version: 1 });
+    expect(await readModel.getItem('a3')).toBeNull();
+    expect(await readModel.countItems('news')).toBe(2);
+    const page = await readModel.getCollectionPage('news', { sort: 'rank', order: 'asc', offset: 0, limit: 10 });
+    expect(page?.items.map((i) => i.dataId)).toEqual(['a2', 'a1']);
+    expect(await readModel.getCollection('news')).toMatchObject({ name: 'All news', createdAt: occurredAt(1), updatedAt: occurredAt(7), version: 1 });
+    expect(await readModel.getCollection('tmp')).toBeNull();
+    expect(await readModel.getKeyByHash(hashOf('a'))).toEqual({
+      keyId: 'k1', keyHash: hashOf('a'), name: 'Site v2', type: 'live', last4: 'wxyz', allowedDomains: ['a.com', '*.b.com'], rateLimit: 50, createdAt: occurredAt(8), version: 1,
+    });
+    expect(await readModel.getKeyByHash(hashOf('b'))).toBeNull();
+    expect(await readModel.getPlan()).toEqual({ plan: 'enterprise', monthlyQuota: null, version: 0 });
+    const status = await projector.status();
+    expect(status).toMatchObject({ applied: head, head, lagEvents: 0 });
+    await waitUntil(async () => (await projector.status()).published === head);
+  });
+
+  it('publishes one change message per applied op, in log order, with versions and positions', async () => {
+    const { eventStore, readModel } = open();
+    const { changeStream, received } = createTestChangeStream();
+    const head = await writeHistory(eventStore);
+    const projector = startProjector({ eventStore, readModel, changeStream, batchSize: 3 });
+    await projector.waitFor(head, 5_000);
+    await waitUntil(() => received.length >= 16);
+    expect(entityVersions(received)).toEqual([
+      'collection:news:update@0',
+      'item:a1:update@0',
+      'item:a2:update@0',
+      'item:a1:update@1',
+      'item:a3:update@0',
+      'item:a3:delete@1',
+      'collection:news:update@1',
+      'key:k1:update@0',
+      'key:k1:update@1',
+      'key:k2:update@0',
+      'key:k2:delete@1',
+      'collection:tmp:update@0',
+      'item:t1:update@0',
+      'item:t1:delete@1',
+      'collection:tmp:delete@1',
+      'plan:plan:update@0',
+    ]);
+    const positions = received.map((m) => m.position);
+    expect(positions).toEqual([...positions].sort((a, b) => a - b));
+    expect(received[3]).toMatchObject({ kind: 'item', data: { rank: 3, title: 'one, again' }, collectionId: 'news' });
+    expect(received[10]).toMatchObject({ kind: 'key', keyHash: hashOf('b') });
+
+    // Live events after the catch-up are announced too, exactly once.
+    const position = await append(eventStore, 'item-a2', 'ItemUpdated', { dataId: 'a2', collection: 'news', data: { rank: 9 } });
+    await projector.waitFor(position, 5_000);
+    await waitUntil(() => received.length >= 17);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(entityVersions(received.slice(16))).toEqual(['item:a2:update@1']);
+  });
+
+  it('replaying any range twice changes nothing', async () => {
+    const { eventStore, readModel } = open();
+    const { changeStream } = createTestChangeStream();
+    const head = await writeHistory(eventStore);
+    await startProjector({ eventStore, readModel, changeStream }).waitFor(head, 5_000);
+    const before = await snapshot(readModel);
+
+    // The whole log again, through a second projector with its own checkpoint.
+    await startProjector({ eventStore, readModel, changeStream, name: 'replay', batchSize: 2 }).waitFor(head, 5_000);
+    expect(await snapshot(readModel)).toEqual(before);
+
+    // Every sub-range again, folded over the current records.
+    const all = [];
+    for await (const event of eventStore.readAll()) all.push(event);
+    for (let from = 0; from < all.length; from += 3) {
+      const range = all.slice(from, from + 5);
+      const ops = await projectBatch(PROJECTIONS, readModel, decodeEvents(range));
+      const changed = await readModel.apply(ops.map((o) => o.op), { projection: 'manual', position: range.at(-1)?.position ?? 0 });
+      expect(changed.every((c) => !c)).toBe(true);
+    }
+    expect(await snapshot(readModel)).toEqual(before);
+
+    // And a fresh read model built twice over equals the live one.
+    const fresh = createMemoryReadModel();
+    for (let pass = 0; pass < 2; pass++) {
+      const ops = await projectBatch(PROJECTIONS, fresh, decodeEvents(all));
+      await fresh.apply(ops.map((o) => o.op), { projection: 'projector', position: head });
+    }
+    expect(await snapshot(fresh)).toEqual(before);
+  });
+
+  it('skips unknown and invalid events without stopping, and upcasts old schema versions', async () => {
+    const { eventStore, readModel } = open();
+    const { changeStream } = createTestChangeStream();
+    await append(eventStore, 'other-x', 'SomethingFromTheFuture', { x: 1 });
+    await append(eventStore, 'item-bad', 'ItemCreated', { id: 'not-a-uuid', dataId: 'bad', collection: 'news', data: {} });
+    await append(eventStore, 'apikey-old', 'ApiKeyCreated', { keyId: 'old', name: 'v1 key', type: 'live', keyHash: hashOf('c'), last4: 'zzzz', domains: 'a.com, *.b.com', rateLimit: 5 }, { schemaVersion: 1 });
+    const head = await append(eventStore, 'item-ok', 'ItemCreated', { id: uuidOf(9), dataId: 'ok', collection: 'news', data: {} });
+    const projector = startProjector({ eventStore, readModel, changeStream });
+    expect(await projector.waitFor(head, 5_000)).toBe(true);
+    expect(await readModel.getItem('bad')).toBeNull();
+    expect(await readModel.getItem('ok')).not.toBeNull();
+    expect((await readModel.getKey('old'))?.allowedDomains).toEqual(['a.com', '*.b.com']);
+  });
+
+  it('after a crash between the read-model write and the publish, every committed version is still published', async () => {
+    const { eventStore, readModel } = open();
+    const head = await writeHistory(eventStore);
+    const first = createTestChangeStream({ failPublishes: 1 });
+    // A long retry delay: the first projector does not recover on its own before it "crashes".
+    const crashed = startProjector({ eventStore, readModel, changeStream: first.changeStream, batchSize: 5, retry: { initialMs: 60_000 } });
+    // The first batch is written, then its publish fails: the projector stops there.
+    await waitUntil(() => first.failures() === 1);
+    await crashed.stop();
+    expect(first.received).toEqual([]);
+    const applied = await readModel.getCheckpoint('projector');
+    expect(applied).toBeGreaterThan(0);
+    expect(await readModel.getCheckpoint(publishedCheckpointName('projector'))).toBeLessThan(applied);
+
+    const second = createTestChangeStream();
+    const restarted = startProjector({ eventStore, readModel, changeStream: second.changeStream, batchSize: 5 });
+    await waitUntil(async () => (await restarted.status()).published === head);
+    const delivered = new Set(entityVersions([...first.received, ...second.received]));
+    const fromScratch = createTestChangeStream();
+    const reference = startProjector({ eventStore, readModel: createMemoryReadModel(), changeStream: fromScratch.changeStream });
+    await reference.waitFor(head, 5_000);
+    await waitUntil(() => fromScratch.received.length === 16);
+    for (const committed of entityVersions(fromScratch.received)) expect(delivered).toContain(committed);
+  });
+
+  it('a transient read-model error stops it advancing; it retries and resumes from its checkpoint', async () => {
+    const { eventStore, readModel } = open();
+    const { changeStream, received } = createTestChangeStream();
+    let failures = 2;
+    const flaky = withOverrides(readModel, {
+      apply: async (...args: Parameters<ReadModel['apply']>) => {
+        if (failures > 0) {
+          failures -= 1;
+          throw new Error('connection refused');
+        }
+        return readModel.apply(...args);
+      },
+    });
+    const errors: string[] = [];
+    const logger = { debug() {}, info() {}, warn() {}, error: (_o: object, msg: string) => void errors.push(msg) };
+    const head = await writeHistory(eventStore);
+    const projector = startProjector({ eventStore, readModel: flaky, changeStream, logger, retry: { initialMs: 10 } });
+    expect(await projector.waitFor(head, 5_000)).toBe(true);
+    expect(errors.length).toBe(2);
+    await waitUntil(() => received.length >= 16);
+    expect(new Set(entityVersions(received)).size).toBe(16);
+  });
+
+  it('waitFor resolves false when the position is not reached in time', async () => {
+    const { eventStore, readModel } = open();
+    const { changeStream } = createTestChangeStream();
+    const projector = startProjector({ eventStore, readModel, changeStream });
+    expect(await projector.waitFor(1_000, 50)).toBe(false);
+  });
+});
+
+describe('projector lease and failover', () => {
+  it('only the lease holder applies; the standby takes over after the holder dies without releasing', async () => {
+    const { eventStore, readModel } = open();
+    const applies = { a: 0, b: 0 };
+    const counting = (who: 'a' | 'b', extra: Partial<ReadModel> = {}): ReadModel =>
+      withOverrides(readModel, {
+        apply: async (...args: Parameters<ReadModel['apply']>) => {
+          if (args[0].length > 0) applies[who] += 1;
+          return readModel.apply(...args);
+        },
+        ...extra,
+      });
+    const ttlMs = 300;
+    const { changeStream, received } = createTestChangeStream();
+    // "a" dies without releasing its lease: its release is lost, like a SIGKILL.
+    const a = startProjector({ eventStore, readModel: counting('a', { releaseLease: async () => {} }), changeStream, lease: { holder: 'a', ttlMs } });
+    await waitUntil(async () => (await a.status()).state === 'running');
+    const b = startProjector({ eventStore, readModel: counting('b'), changeStream, lease: { holder: 'b', ttlMs, pollMs: 50 } });
+
+    const head = await writeHistory(eventStore);
+    expect(await a.waitFor(head, 5_000)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, ttlMs));
+    expect(applies.a).toBeGreaterThan(0);
+    expect(applies.b).toBe(0);
+    expect((await b.status()).state).toBe('waiting-for-lease');
+
+    await a.stop();
+    const later = await append(eventStore, 'item-a2', 'ItemUpdated', { dataId: 'a2', collection: 'news', data: { rank: 7 } });
+    expect(await b.waitFor(later, 5_000)).toBe(true);
+    expect(applies.b).toBeGreaterThan(0);
+    expect((await readModel.getItem('a2'))?.data).toEqual({ rank: 7 });
+    await waitUntil(() => received.some((m) => m.kind === 'item' && m.dataId === 'a2' && m.version === 1));
+  });
+});
