@@ -90,12 +90,14 @@ export const createAdminApp = (deps: AdminAppDeps): AdminApp => {
   });
   const auth = bearerAuth(adminToken);
   app.use(async (ctx, next) => (ctx.path === '/admin' || ctx.path.startsWith('/admin/') ? auth(ctx, next) : next()));
+  // Unknown routes: checked on the way out, after the router's 405 check has had its turn.
+  app.use(async (ctx, next) => {
+    await next();
+    if ((ctx.body === undefined || ctx.body === null) && ctx.status === 404) throw new NotFoundError(`Route ${ctx.method} ${ctx.path} not found`);
+  });
   app.use(routes.routes);
   app.use(routes.allowedMethods);
   for (const extension of deps.extensions ?? []) app.use(extension({ service, readModel: deps.readModel, adminToken, logger: deps.logger, now: deps.now }));
-  app.use(async (ctx) => {
-    if (ctx.body === undefined && ctx.status === 404) throw new NotFoundError(`Route ${ctx.method} ${ctx.path} not found`);
-  });
   app.service = service;
   return app as AdminApp;
 };

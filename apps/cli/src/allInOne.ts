@@ -1,0 +1,131 @@
+import { randomUUID } from 'node:crypto';
+import { createAdminApp, type AdminService } from '@pubstream/admin';
+import { createInProcessChangeStream, type ChangeStream } from '@pubstream/change-stream';
+import { loadConfig, type Config } from '@pubstream/config';
+import { createSqliteEventStore, openSqliteDatabase, type EventStore } from '@pubstream/event-store';
+import { createLogger, createMetricsRegistry, type Logger } from '@pubstream/observability';
+import { createProjector, type Projector } from '@pubstream/projector';
+import { createMemoryReadModel, type ReadModel } from '@pubstream/read-model';
+import { generateAdminToken } from './adminToken.js';
+import { listen, type RunningServer } from './httpServer.js';
+import { seedDemo, type DemoSeed } from './seedDemo.js';
+
+/** Defaults for tests and embedding: loopback, free ports, an in-memory log, no logs. */
+const EMBEDDED_TEST_ENV: Readonly<Record<string, string>> = {
+  PORT: '0',
+  ADMIN_PORT: '0',
+  HOST: '127.0.0.1',
+  ADMIN_HOST: '127.0.0.1',
+  EVENT_STORE_URL: 'sqlite::memory:',
+  LOG_LEVEL: 'silent',
+};
+
+export interface AllInOneOptions {
+  /** Environment to read config from; default: the test defaults above (never process.env). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Overrides applied over the parsed config. */
+  readonly config?: Partial<Config>;
+  /** Seed the demo collection and key when the log is empty (default false). */
+  readonly demo?: boolean;
+  readonly logger?: Logger;
+  readonly now?: () => Date;
+  readonly newId?: () => string;
+}
+
+export interface AllInOne {
+  readonly config: Config;
+  /** Base URL of the public API (empty until the public API is wired). */
+  readonly publicUrl: string;
+  readonly adminUrl: string;
+  readonly adminToken: string;
+  /** True when no ADMIN_TOKEN was configured and one was generated for this run. */
+  readonly adminTokenGenerated: boolean;
+  /** The demo seed when this start created it (first start with an empty log). */
+  readonly demo: DemoSeed | null;
+  readonly eventStore: EventStore;
+  readonly readModel: ReadModel;
+  readonly changeStream: ChangeStream;
+  readonly projector: Projector;
+  readonly admin: AdminService;
+  /** Graceful stop: stop accepting, drain, stop the projector, close adapters. Idempotent. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The embedded profile in one process (DESIGN.md §2): SQLite log, in-memory read models rebuilt
+ * from the log by the projector at start, the in-process change stream, the public API and the
+ * admin API on their ports. `pubstream start` runs this; e2e tests start it with free ports.
+ */
+export const startAllInOne = async (options: AllInOneOptions = {}): Promise<AllInOne> => {
+  const config: Config = Object.freeze({ ...loadConfig(options.env ?? EMBEDDED_TEST_ENV, 'all-in-one'), ...options.config });
+  const logger = options.logger ?? createLogger({ level: config.logLevel, name: 'pubstream' });
+  const now = options.now ?? (() => new Date());
+  const newId = options.newId ?? randomUUID;
+  const adminToken = config.adminToken ?? generateAdminToken();
+  if (config.eventStore.kind !== 'sqlite') throw new Error('The all-in-one profile in this build runs on SQLite; set EVENT_STORE_URL=sqlite:<path>');
+
+  const cleanups: (() => Promise<void>)[] = [];
+  const runCleanups = async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) {
+      try {
+        await cleanup();
+      } catch (error) {
+        logger.warn({ err: error }, 'error while stopping');
+      }
+    }
+  };
+
+  try {
+    const eventStore = createSqliteEventStore(openSqliteDatabase(config.eventStore.path), { now });
+    cleanups.push(() => eventStore.close());
+    const readModel = createMemoryReadModel({ now });
+    cleanups.push(() => readModel.close());
+    const changeStream = createInProcessChangeStream({ logger: logger.child({ component: 'change-stream' }) });
+    cleanups.push(() => changeStream.close());
+    const projector = createProjector({ eventStore, readModel, changeStream, logger: logger.child({ component: 'projector' }), now });
+    projector.start();
+    cleanups.push(() => projector.stop());
+
+    // The memory read model starts empty: replay the whole log before serving anything.
+    const head = await eventStore.headPosition();
+    if (head > 0) {
+      logger.info({ head }, 'rebuilding the read models from the event log');
+      while (!(await projector.waitFor(head, 10_000))) logger.info(await projector.status(), 'still rebuilding the read models');
+    }
+
+    const metrics = createMetricsRegistry({ app: 'pubstream' });
+    const adminApp = createAdminApp({
+      eventStore,
+      readModel,
+      projector,
+      config: { adminToken, readYourWritesTimeoutMs: config.readYourWritesTimeoutMs },
+      logger: logger.child({ component: 'admin' }),
+      now,
+      newId,
+      metrics,
+    });
+    const adminServer: RunningServer = await listen(adminApp.callback(), config.adminHost, config.adminPort);
+    cleanups.push(() => adminServer.close(config.shutdownTimeoutMs));
+
+    const demo = options.demo === true && head === 0 ? await seedDemo(adminApp.service) : null;
+
+    let stopping: Promise<void> | null = null;
+    return {
+      config,
+      publicUrl: '',
+      adminUrl: adminServer.url,
+      adminToken,
+      adminTokenGenerated: config.adminToken === null,
+      demo,
+      eventStore,
+      readModel,
+      changeStream,
+      projector,
+      admin: adminApp.service,
+      stop: () => (stopping ??= runCleanups()),
+    };
+  } catch (error) {
+    await runCleanups();
+    throw error;
+  }
+};

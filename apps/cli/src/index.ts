@@ -1,0 +1,2 @@
+export * from './allInOne.js';
+export { DEMO_COLLECTION, type DemoSeed } from './seedDemo.js';

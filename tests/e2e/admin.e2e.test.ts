@@ -1,0 +1,275 @@
+import { hashApiKey } from '@pubstream/access';
+import { startAllInOne, type AllInOne } from '@pubstream/cli';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// Black-box tests of the admin API over real HTTP, on the embedded profile (SQLite log in memory,
+// memory read models, the projector), started the way `pubstream start` starts it.
+
+let service: AllInOne;
+
+const call = async (method: string, path: string, options: { body?: unknown; raw?: string; type?: string; token?: string | null; headers?: Record<string, string> } = {}) => {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token !== null) headers.authorization = `Bearer ${options.token ?? service.adminToken}`;
+  let body: string | undefined;
+  if (options.raw !== undefined) {
+    body = options.raw;
+    headers['content-type'] = options.type ?? 'application/json';
+  } else if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] = options.type ?? 'application/json';
+  }
+  const response = await fetch(`${service.adminUrl}${path}`, { method, headers, body });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: text === '' ? null : JSON.parse(text) };
+};
+
+const head = () => service.eventStore.headPosition();
+
+/** Runs a request that must fail and checks that it appended nothing to the log. */
+const expectRefused = async (status: number, method: string, path: string, options: Parameters<typeof call>[2] = {}) => {
+  const before = await head();
+  const response = await call(method, path, options);
+  expect(response.status).toBe(status);
+  expect(response.body).toEqual({ error: expect.any(String), message: expect.any(String) });
+  expect(await head()).toBe(before);
+  return response.body as { error: string; message: string };
+};
+
+beforeAll(async () => {
+  service = await startAllInOne();
+});
+afterAll(async () => {
+  await service?.stop();
+});
+
+describe('admin authentication', () => {
+  it('refuses requests without the bearer token or with a wrong one (401)', async () => {
+    expect(await expectRefused(401, 'GET', '/admin/keys', { token: null })).toEqual({ error: 'Unauthorized', message: 'Missing or invalid admin token' });
+    await expectRefused(401, 'POST', '/admin/collections', { token: 'wrong-token-wrong-token', body: { slug: 'x', name: 'X' } });
+    const response = await call('GET', '/admin/plan', { token: null });
+    expect(response.headers.get('www-authenticate')).toMatch(/^Bearer/);
+  });
+});
+
+describe('collections', () => {
+  it('creates, lists, updates and reads a collection', async () => {
+    const created = await call('POST', '/admin/collections', { body: { slug: 'books', name: 'Books', sortableFields: [{ name: 'year', type: 'number' }] } });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ slug: 'books', name: 'Books', sortableFields: [{ name: 'year', type: 'number' }], itemCount: 0 });
+
+    const updated = await call('PATCH', '/admin/collections/books', { body: { name: 'All books' } });
+    expect(updated.status).toBe(200);
+    expect(updated.body).toMatchObject({ slug: 'books', name: 'All books' });
+
+    const list = await call('GET', '/admin/collections');
+    expect(list.body.data).toContainEqual(expect.objectContaining({ slug: 'books', name: 'All books', itemCount: 0 }));
+  });
+
+  it('refuses bad collection requests without appending anything', async () => {
+    expect((await expectRefused(400, 'POST', '/admin/collections', { body: { slug: 'Bad Slug!', name: 'x' } })).error).toBe('Bad Request');
+    await expectRefused(400, 'POST', '/admin/collections', { body: { slug: 'ok', name: 'x', extra: 1 } });
+    await expectRefused(400, 'POST', '/admin/collections', { body: { slug: 'ok', name: 'x', sortableFields: [{ name: 'createdAt', type: 'string' }] } });
+    await expectRefused(400, 'POST', '/admin/collections', { raw: '{"slug": "ok",' });
+    await expectRefused(415, 'POST', '/admin/collections', { raw: 'slug=ok', type: 'application/x-www-form-urlencoded' });
+    await expectRefused(413, 'POST', '/admin/collections', { raw: JSON.stringify({ slug: 'big', name: 'x'.repeat(1_100_000) }) });
+    await expectRefused(409, 'POST', '/admin/collections', { body: { slug: 'books', name: 'Again' } });
+    await expectRefused(404, 'PATCH', '/admin/collections/nope', { body: { name: 'x' } });
+    await expectRefused(400, 'PATCH', '/admin/collections/books', { body: {} });
+    await expectRefused(404, 'DELETE', '/admin/collections/nope');
+  });
+});
+
+describe('items', () => {
+  it('upserts an item: 201 on creation, 200 on update', async () => {
+    const created = await call('PUT', '/admin/collections/books/items/dune', { body: { data: { title: 'Dune', year: 1965 } } });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ dataId: 'dune', collectionId: 'books', data: { title: 'Dune', year: 1965 } });
+    expect(created.body.id).toMatch(/^[0-9a-f-]{36}$/);
+    const updated = await call('PUT', '/admin/collections/books/items/dune', { body: { data: { title: 'Dune', year: 1966 } } });
+    expect(updated.status).toBe(200);
+    expect(updated.body.data.year).toBe(1966);
+    await expect(service.readModel.getItem('dune')).resolves.toMatchObject({ data: { year: 1966 } });
+    expect((await call('GET', '/admin/collections/books')).body.itemCount).toBe(1);
+  });
+
+  it('writing the same data again appends nothing', async () => {
+    const before = await head();
+    expect((await call('PUT', '/admin/collections/books/items/dune', { body: { data: { title: 'Dune', year: 1966 } } })).status).toBe(200);
+    expect(await head()).toBe(before);
+  });
+
+  it('refuses bad item requests without appending anything', async () => {
+    expect(await expectRefused(400, 'PUT', '/admin/collections/books/items/-bad', { body: { data: {} } })).toEqual({
+      error: 'Bad Request',
+      message: 'Invalid dataId format',
+    });
+    await expectRefused(400, 'PUT', `/admin/collections/books/items/${'a'.repeat(129)}`, { body: { data: {} } });
+    await expectRefused(404, 'PUT', '/admin/collections/nope/items/x1', { body: { data: {} } });
+    await expectRefused(400, 'PUT', '/admin/collections/books/items/x1', { body: { data: [1, 2] } });
+    await expectRefused(400, 'PUT', '/admin/collections/books/items/x1', { body: {} });
+    await call('POST', '/admin/collections', { body: { slug: 'films', name: 'Films' } });
+    const conflict = await expectRefused(409, 'PUT', '/admin/collections/films/items/dune', { body: { data: { title: 'Dune (film)' } } });
+    expect(conflict.message).toMatch(/belongs to collection "books"/);
+    await expectRefused(404, 'DELETE', '/admin/collections/films/items/dune');
+    await expectRefused(404, 'DELETE', '/admin/collections/books/items/never-existed');
+  });
+
+  it('deletes an item (204), after which it is gone from the read model', async () => {
+    await call('PUT', '/admin/collections/books/items/emma', { body: { data: { title: 'Emma' } } });
+    expect((await call('DELETE', '/admin/collections/books/items/emma')).status).toBe(204);
+    expect(await service.readModel.getItem('emma')).toBeNull();
+  });
+});
+
+describe('Idempotency-Key', () => {
+  it('a retried write appends nothing new', async () => {
+    const headers = { 'idempotency-key': 'retry-put-1' };
+    const first = await call('PUT', '/admin/collections/books/items/ulysses', { body: { data: { title: 'Ulysses' } }, headers });
+    expect(first.status).toBe(201);
+    const before = await head();
+    const retry = await call('PUT', '/admin/collections/books/items/ulysses', { body: { data: { title: 'Ulysses' } }, headers });
+    expect(retry.status).toBeLessThan(300);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(await head()).toBe(before);
+  });
+
+  it('a retried key creation returns the same key, masked, and creates no second key', async () => {
+    const headers = { 'idempotency-key': 'create-key-1' };
+    const first = await call('POST', '/admin/keys', { body: { name: 'Retry', type: 'live', allowedDomains: ['example.com'] }, headers });
+    expect(first.status).toBe(201);
+    const before = await head();
+    const retry = await call('POST', '/admin/keys', { body: { name: 'Retry', type: 'live', allowedDomains: ['example.com'] }, headers });
+    expect(retry.status).toBe(200);
+    expect(retry.body).toMatchObject({ keyId: first.body.keyId, key: null, maskedKey: first.body.maskedKey });
+    expect(await head()).toBe(before);
+    const keys = (await call('GET', '/admin/keys')).body.data as { name: string }[];
+    expect(keys.filter((key) => key.name === 'Retry')).toHaveLength(1);
+  });
+
+  it('refuses a malformed Idempotency-Key', async () => {
+    await expectRefused(400, 'PUT', '/admin/collections/books/items/x2', { body: { data: {} }, headers: { 'idempotency-key': 'x'.repeat(201) } });
+  });
+});
+
+describe('NDJSON import', () => {
+  it('imports every good line and reports a bad one with its line number', async () => {
+    await call('POST', '/admin/collections', { body: { slug: 'bulk', name: 'Bulk', sortableFields: [{ name: 'n', type: 'number' }] } });
+    const lines = [
+      JSON.stringify({ dataId: 'b1', data: { n: 1 } }),
+      JSON.stringify({ dataId: 'b2', data: { n: 2 } }),
+      '{"dataId": "b3", "data": ',
+      '',
+      JSON.stringify({ dataId: 'b4', data: { n: 4 } }),
+      JSON.stringify({ dataId: 'b1', data: { n: 10 } }),
+      JSON.stringify({ dataId: 'bad id', data: {} }),
+      JSON.stringify({ dataId: 'dune', data: { title: 'Dune' } }),
+    ];
+    const response = await call('POST', '/admin/collections/bulk/items:import', { raw: lines.join('\n'), type: 'application/x-ndjson' });
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ lines: 7, created: 3, updated: 1, unchanged: 0, failed: 3 });
+    expect(response.body.errors.map((error: { line: number }) => error.line)).toEqual([3, 7, 8]);
+    expect(response.body.errors[2].message).toMatch(/belongs to collection "books"/);
+    expect(await service.readModel.getItems(['b1', 'b2', 'b3', 'b4'])).toMatchObject([{ data: { n: 10 } }, { data: { n: 2 } }, null, { data: { n: 4 } }]);
+
+    const again = await call('POST', '/admin/collections/bulk/items:import', { raw: lines.slice(0, 2).join('\n'), type: 'application/x-ndjson' });
+    expect(again.body).toMatchObject({ created: 0, updated: 1, unchanged: 1, failed: 0 });
+  });
+
+  it('imports a few thousand lines in batches', async () => {
+    const lines = Array.from({ length: 2_000 }, (_, index) => JSON.stringify({ dataId: `many-${index}`, data: { n: index } }));
+    const response = await call('POST', '/admin/collections/bulk/items:import', { raw: lines.join('\n'), type: 'application/x-ndjson' });
+    expect(response.body).toMatchObject({ created: 2_000, failed: 0 });
+    expect((await call('GET', '/admin/collections/bulk')).body.itemCount).toBe(2_003);
+  });
+
+  it('refuses a wrong media type (415) and an unknown collection (404) without appending', async () => {
+    await expectRefused(415, 'POST', '/admin/collections/bulk/items:import', { raw: '{"dataId":"z","data":{}}', type: 'application/json' });
+    await expectRefused(404, 'POST', '/admin/collections/nope/items:import', { raw: '{"dataId":"z","data":{}}', type: 'application/x-ndjson' });
+  });
+});
+
+describe('keys', () => {
+  it('creates a key shown in full once, then lists it masked', async () => {
+    const created = await call('POST', '/admin/keys', { body: { name: 'Website', type: 'live', allowedDomains: 'example.com, *.Example.org' } });
+    expect(created.status).toBe(201);
+    expect(created.body.key).toMatch(/^pk_live_[0-9A-Za-z]{32}$/);
+    expect(created.body).toMatchObject({ name: 'Website', type: 'live', allowedDomains: ['example.com', '*.example.org'], rateLimit: 5_000 });
+    expect(created.body.maskedKey).toBe(`pk_live_…${created.body.key.slice(-4)}`);
+
+    const list = await call('GET', '/admin/keys');
+    const listed = list.body.data.find((key: { keyId: string }) => key.keyId === created.body.keyId);
+    expect(listed).toMatchObject({ name: 'Website', maskedKey: created.body.maskedKey, requestCount: 0, lastUsedAt: null });
+    expect(listed.createdAt).toEqual(expect.any(String));
+    expect(JSON.stringify(list.body)).not.toContain(created.body.key);
+
+    const patched = await call('PATCH', `/admin/keys/${created.body.keyId}`, { body: { rateLimit: 100, allowedDomains: ['www.example.com'] } });
+    expect(patched.status).toBe(200);
+    expect(patched.body).toMatchObject({ rateLimit: 100, allowedDomains: ['www.example.com'] });
+
+    const keyHash = hashApiKey(created.body.key);
+    expect(await service.readModel.getKeyByHash(keyHash)).toMatchObject({ keyId: created.body.keyId });
+    expect((await call('DELETE', `/admin/keys/${created.body.keyId}`)).status).toBe(204);
+    // Read-your-writes: the read model the public API consults no longer knows the key.
+    expect(await service.readModel.getKeyByHash(keyHash)).toBeNull();
+    expect((await call('GET', '/admin/keys')).body.data.map((key: { keyId: string }) => key.keyId)).not.toContain(created.body.keyId);
+  });
+
+  it('refuses bad key requests without appending anything', async () => {
+    await expectRefused(400, 'POST', '/admin/keys', { body: { name: 'x', type: 'gold' } });
+    await expectRefused(400, 'POST', '/admin/keys', { body: { type: 'live' } });
+    expect((await expectRefused(400, 'POST', '/admin/keys', { body: { name: 'x', type: 'live', allowedDomains: ['https://example.com'] } })).message).toMatch(
+      /Invalid allowed domain "https:\/\/example.com"/,
+    );
+    await expectRefused(400, 'POST', '/admin/keys', { body: { name: 'x', type: 'live', allowedDomains: 'example.com, exa*mple.com' } });
+    await expectRefused(400, 'POST', '/admin/keys', { body: { name: 'x', type: 'live', allowedDomains: ['example.com:8080'] } });
+    expect((await expectRefused(400, 'POST', '/admin/keys', { body: { name: 'x', type: 'live', rateLimit: 50_001 } })).message).toMatch(/maximum of 50000/);
+    await expectRefused(404, 'PATCH', '/admin/keys/no-such-key', { body: { name: 'y' } });
+    await expectRefused(404, 'DELETE', '/admin/keys/no-such-key');
+  });
+});
+
+describe('plan and usage', () => {
+  it('reads and changes the plan', async () => {
+    expect((await call('GET', '/admin/plan')).body).toMatchObject({ plan: 'business', monthlyQuota: null, limits: { maxRateLimit: 50_000, reactive: true } });
+    const changed = await call('PUT', '/admin/plan', { body: { plan: 'enterprise', monthlyQuota: 1_000_000 } });
+    expect(changed.status).toBe(200);
+    expect(changed.body).toMatchObject({ plan: 'enterprise', monthlyQuota: 1_000_000, limits: { maxRateLimit: 100_000 } });
+    expect(await service.readModel.getPlan()).toMatchObject({ plan: 'enterprise', monthlyQuota: 1_000_000 });
+  });
+
+  it('refuses a downgrade below existing keys, and bad plans, without appending', async () => {
+    await call('POST', '/admin/keys', { body: { name: 'Big', type: 'live', rateLimit: 80_000 } });
+    expect((await expectRefused(409, 'PUT', '/admin/plan', { body: { plan: 'free' } })).message).toMatch(/Big/);
+    await expectRefused(400, 'PUT', '/admin/plan', { body: { plan: 'platinum' } });
+    await expectRefused(400, 'PUT', '/admin/plan', { body: { plan: 'pro', monthlyQuota: -5 } });
+  });
+
+  it('reports usage per key with a series', async () => {
+    const response = await call('GET', '/admin/usage?granularity=hour');
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ granularity: 'hour', totals: { live: 0, test: 0 } });
+    expect(response.body.keys[0]).toMatchObject({ keyId: expect.any(String), requestCount: 0, series: expect.any(Array) });
+    await expectRefused(400, 'GET', '/admin/usage?granularity=week');
+    await expectRefused(400, 'GET', '/admin/usage?from=yesterday');
+  });
+});
+
+describe('routing errors', () => {
+  it('answers unknown routes with 404 and wrong methods with 405, as JSON', async () => {
+    expect(await expectRefused(404, 'GET', '/admin/nothing-here')).toMatchObject({ error: 'Not Found' });
+    expect(await expectRefused(404, 'GET', '/elsewhere', { token: null })).toMatchObject({ error: 'Not Found' });
+    expect(await expectRefused(405, 'PUT', '/admin/keys', { body: {} })).toEqual({ error: 'Method Not Allowed', message: 'Method not allowed' });
+    await expectRefused(405, 'POST', '/admin/plan', { body: {} });
+  });
+});
+
+describe('deleting a collection', () => {
+  it('deletes its items first, then the collection', async () => {
+    const response = await call('DELETE', '/admin/collections/bulk');
+    expect(response.status).toBe(204);
+    expect(await service.readModel.getItem('b1')).toBeNull();
+    expect(await service.readModel.getItem('many-1999')).toBeNull();
+    expect(await service.readModel.getCollection('bulk')).toBeNull();
+    expect((await call('GET', '/admin/collections')).body.data.map((c: { slug: string }) => c.slug)).not.toContain('bulk');
+  });
+});
