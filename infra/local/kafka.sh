@@ -62,6 +62,9 @@ default.replication.factor=1
 min.insync.replicas=1
 num.partitions=1
 group.initial.rebalance.delay.ms=0
+# A restarted broker (after kill) waits for its old registration to expire: keep that short.
+broker.session.timeout.ms=3000
+broker.heartbeat.interval.ms=500
 # Small: the machine has two cores shared with Redis, the app and the tests.
 num.network.threads=2
 num.io.threads=2
