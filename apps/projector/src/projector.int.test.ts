@@ -91,7 +91,7 @@ const waitUntil = async (condition: () => boolean | Promise<boolean>, timeoutMs 
 describe('projector on SQLite + memory read model', () => {
   it('projects items, collections, keys and the plan', async () => {
     const { eventStore, readModel } = open();
-    const { changeStream } = createTestChangeStream();
+    const { changeStream } = await createTestChangeStream();
     const head = await writeHistory(eventStore);
     const projector = startProjector({ eventStore, readModel, changeStream, batchSize: 4 });
     expect(await projector.waitFor(head, 5_000)).toBe(true);
@@ -116,7 +116,7 @@ describe('projector on SQLite + memory read model', () => {
 
   it('publishes one change message per applied op, in log order, with versions and positions', async () => {
     const { eventStore, readModel } = open();
-    const { changeStream, received } = createTestChangeStream();
+    const { changeStream, received } = await createTestChangeStream();
     const head = await writeHistory(eventStore);
     const projector = startProjector({ eventStore, readModel, changeStream, batchSize: 3 });
     await projector.waitFor(head, 5_000);
@@ -154,7 +154,7 @@ describe('projector on SQLite + memory read model', () => {
 
   it('replaying any range twice changes nothing', async () => {
     const { eventStore, readModel } = open();
-    const { changeStream } = createTestChangeStream();
+    const { changeStream } = await createTestChangeStream();
     const head = await writeHistory(eventStore);
     await startProjector({ eventStore, readModel, changeStream }).waitFor(head, 5_000);
     const before = await snapshot(readModel);
@@ -185,7 +185,7 @@ describe('projector on SQLite + memory read model', () => {
 
   it('skips unknown and invalid events without stopping, and upcasts old schema versions', async () => {
     const { eventStore, readModel } = open();
-    const { changeStream } = createTestChangeStream();
+    const { changeStream } = await createTestChangeStream();
     await append(eventStore, 'other-x', 'SomethingFromTheFuture', { x: 1 });
     await append(eventStore, 'item-bad', 'ItemCreated', { id: 'not-a-uuid', dataId: 'bad', collection: 'news', data: {} });
     await append(eventStore, 'apikey-old', 'ApiKeyCreated', { keyId: 'old', name: 'v1 key', type: 'live', keyHash: hashOf('c'), last4: 'zzzz', domains: 'a.com, *.b.com', rateLimit: 5 }, { schemaVersion: 1 });
@@ -200,7 +200,7 @@ describe('projector on SQLite + memory read model', () => {
   it('after a crash between the read-model write and the publish, every committed version is still published', async () => {
     const { eventStore, readModel } = open();
     const head = await writeHistory(eventStore);
-    const first = createTestChangeStream({ failPublishes: 1 });
+    const first = await createTestChangeStream({ failPublishes: 1 });
     // A long retry delay: the first projector does not recover on its own before it "crashes".
     const crashed = startProjector({ eventStore, readModel, changeStream: first.changeStream, batchSize: 5, retry: { initialMs: 60_000 } });
     // The first batch is written, then its publish fails: the projector stops there.
@@ -211,11 +211,11 @@ describe('projector on SQLite + memory read model', () => {
     expect(applied).toBeGreaterThan(0);
     expect(await readModel.getCheckpoint(publishedCheckpointName('projector'))).toBeLessThan(applied);
 
-    const second = createTestChangeStream();
+    const second = await createTestChangeStream();
     const restarted = startProjector({ eventStore, readModel, changeStream: second.changeStream, batchSize: 5 });
     await waitUntil(async () => (await restarted.status()).published === head);
     const delivered = new Set(entityVersions([...first.received, ...second.received]));
-    const fromScratch = createTestChangeStream();
+    const fromScratch = await createTestChangeStream();
     const reference = startProjector({ eventStore, readModel: createMemoryReadModel(), changeStream: fromScratch.changeStream });
     await reference.waitFor(head, 5_000);
     await waitUntil(() => fromScratch.received.length === 16);
@@ -224,7 +224,7 @@ describe('projector on SQLite + memory read model', () => {
 
   it('a transient read-model error stops it advancing; it retries and resumes from its checkpoint', async () => {
     const { eventStore, readModel } = open();
-    const { changeStream, received } = createTestChangeStream();
+    const { changeStream, received } = await createTestChangeStream();
     let failures = 2;
     const flaky = withOverrides(readModel, {
       apply: async (...args: Parameters<ReadModel['apply']>) => {
@@ -247,7 +247,7 @@ describe('projector on SQLite + memory read model', () => {
 
   it('waitFor resolves false when the position is not reached in time', async () => {
     const { eventStore, readModel } = open();
-    const { changeStream } = createTestChangeStream();
+    const { changeStream } = await createTestChangeStream();
     const projector = startProjector({ eventStore, readModel, changeStream });
     expect(await projector.waitFor(1_000, 50)).toBe(false);
   });
@@ -266,7 +266,7 @@ describe('projector lease and failover', () => {
         ...extra,
       });
     const ttlMs = 300;
-    const { changeStream, received } = createTestChangeStream();
+    const { changeStream, received } = await createTestChangeStream();
     // "a" dies without releasing its lease: its release is lost, like a SIGKILL.
     const a = startProjector({ eventStore, readModel: counting('a', { releaseLease: async () => {} }), changeStream, lease: { holder: 'a', ttlMs } });
     await waitUntil(async () => (await a.status()).state === 'running');

@@ -1,20 +1,22 @@
-import type { ChangeMessage, ChangeStream, ChangeStreamHandlers } from '@pubstream/change-stream';
+import { createInProcessChangeStream, type ChangeMessage, type ChangeStream } from '@pubstream/change-stream';
 
 export interface TestChangeStream {
+  /** The in-process adapter, wrapped so that its first `failPublishes` publishes throw. */
   readonly changeStream: ChangeStream;
-  /** Every message subscribers received, in order. */
+  /** Every message a subscriber of the stream received, in order. */
   readonly received: ChangeMessage[];
   /** How many publishes failed on purpose so far. */
   failures(): number;
 }
 
 /**
- * A change stream for projector tests that records what subscribers receive; its first
- * `failPublishes` publishes throw, as a broker outage or a crash right after the write would.
+ * The real in-process change stream with one recording subscriber; its first `failPublishes`
+ * publishes throw, as a broker outage or a crash right after the read-model write would.
  */
-export const createTestChangeStream = (options: { failPublishes?: number } = {}): TestChangeStream => {
+export const createTestChangeStream = async (options: { failPublishes?: number } = {}): Promise<TestChangeStream> => {
+  const inner = createInProcessChangeStream();
   const received: ChangeMessage[] = [];
-  const handlers = new Set<ChangeStreamHandlers>();
+  await inner.subscribe({ onMessages: (messages) => void received.push(...messages) });
   let toFail = options.failPublishes ?? 0;
   let failed = 0;
   const changeStream: ChangeStream = {
@@ -24,16 +26,10 @@ export const createTestChangeStream = (options: { failPublishes?: number } = {})
         failed += 1;
         throw new Error('change stream unavailable');
       }
-      received.push(...messages);
-      for (const h of handlers) h.onMessages(messages);
+      await inner.publish(messages);
     },
-    async subscribe(h) {
-      handlers.add(h);
-      return { close: async () => void handlers.delete(h) };
-    },
-    async close() {
-      handlers.clear();
-    },
+    subscribe: (handlers) => inner.subscribe(handlers),
+    close: () => inner.close(),
   };
   return { changeStream, received, failures: () => failed };
 };
