@@ -1,0 +1,157 @@
+#!/usr/bin/env node
+import { readFileSync } from 'node:fs';
+import { Command, Option } from 'commander';
+import { ConfigError, loadConfig, type Config, type ProcessRole } from '@pubstream/config';
+import { createLogger } from '@pubstream/observability';
+import { AdminApiError, createAdminClient } from './adminClient.js';
+import { startAllInOne } from './allInOne.js';
+import { startupBanner } from './startupBanner.js';
+
+/** Exit codes: 1 runtime failure, 2 bad configuration or usage. */
+class CliError extends Error {
+  readonly exitCode: number;
+  constructor(message: string, exitCode = 1) {
+    super(message);
+    this.exitCode = exitCode;
+  }
+}
+
+const configFor = (role: ProcessRole): Config => {
+  try {
+    return loadConfig(process.env, role);
+  } catch (error) {
+    if (error instanceof ConfigError) throw new CliError(error.message, 2);
+    throw error;
+  }
+};
+
+/** Runs until SIGTERM / SIGINT, then stops gracefully; a second signal exits at once. */
+const runUntilSignal = (stop: () => Promise<void>, timeoutMs: number, log: (message: string) => void): void => {
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      log(`${signal} again: exiting now`);
+      process.exit(1);
+    }
+    stopping = true;
+    log(`${signal}: shutting down (stop accepting, drain, close)`);
+    const timer = setTimeout(() => {
+      log(`shutdown took longer than ${timeoutMs} ms: exiting`);
+      process.exit(1);
+    }, timeoutMs + 2_000);
+    timer.unref();
+    stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        log(`shutdown failed: ${error instanceof Error ? error.message : String(error)}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+};
+
+const adminClientFromEnv = () => {
+  const config = configFor('tool');
+  if (config.adminToken === null) throw new CliError('ADMIN_TOKEN is required to talk to the admin API (the token "pubstream start" printed, or the one you configured)', 2);
+  return createAdminClient(config.adminUrl, config.adminToken);
+};
+
+const printJson = (value: unknown) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+
+const notYetAvailable = (what: string) => () => {
+  throw new CliError(`${what} is not yet available in this build`);
+};
+
+const program = new Command()
+  .name('pubstream')
+  .description('Pubstream: public data delivery with API keys and live Server-Sent Events')
+  .showHelpAfterError();
+
+program
+  .command('start')
+  .description('run everything in one process (embedded profile): public API, admin API, projector, SQLite log')
+  .option('--no-demo', 'do not seed the demo collection and test key on first start')
+  .action(async (options: { demo: boolean }) => {
+    const config = configFor('all-in-one');
+    const logger = createLogger({ level: config.logLevel, name: 'pubstream' });
+    const running = await startAllInOne({ config, logger, demo: options.demo });
+    process.stdout.write(`${startupBanner(running)}\n`);
+    logger.info({ publicUrl: running.publicUrl, adminUrl: running.adminUrl, dataDir: config.dataDir }, 'pubstream started');
+    runUntilSignal(running.stop, config.shutdownTimeoutMs, (message) => logger.info(message));
+  });
+
+for (const role of ['api', 'projector', 'admin'] as const) {
+  program
+    .command(role)
+    .description(`run the ${role} process of the distributed profile (configured by environment)`)
+    .action(async () => {
+      configFor(role);
+      throw new CliError(`"pubstream ${role}" (distributed profile) is not yet available in this build; use "pubstream start"`);
+    });
+}
+
+program
+  .command('import')
+  .description('import an NDJSON file ({"dataId": ..., "data": {...}} per line) into a collection through the admin API')
+  .argument('<slug>', 'collection slug')
+  .argument('<file>', 'NDJSON file')
+  .action(async (slug: string, file: string) => {
+    try {
+      readFileSync(file, { flag: 'r' }).subarray(0, 0);
+    } catch {
+      throw new CliError(`Cannot read ${file}`, 2);
+    }
+    const summary = (await adminClientFromEnv().importFile(slug, file)) as { failed: number };
+    printJson(summary);
+    if (summary.failed > 0) process.exitCode = 1;
+  });
+
+const keys = program.command('keys').description('manage API keys through the admin API');
+keys
+  .command('create')
+  .requiredOption('--name <name>', 'descriptive label')
+  .addOption(new Option('--type <type>', 'key type').choices(['live', 'test']).default('test'))
+  .option('--domains <list>', 'comma-separated allowed domains (host names or *.wildcards)', '')
+  .option('--rate-limit <n>', 'requests per window (default: the plan default)', (value) => Number.parseInt(value, 10))
+  .action(async (options: { name: string; type: string; domains: string; rateLimit?: number }) => {
+    printJson(
+      await adminClientFromEnv().request('POST', '/admin/keys', {
+        json: { name: options.name, type: options.type, allowedDomains: options.domains, rateLimit: options.rateLimit },
+      }),
+    );
+  });
+keys.command('list').action(async () => {
+  printJson(await adminClientFromEnv().request('GET', '/admin/keys'));
+});
+keys
+  .command('delete')
+  .argument('<keyId>')
+  .action(async (keyId: string) => {
+    await adminClientFromEnv().request('DELETE', `/admin/keys/${encodeURIComponent(keyId)}`);
+    process.stdout.write(`deleted ${keyId}\n`);
+  });
+
+const projections = program.command('projections').description('projection status and rebuilds');
+projections.command('status').action(notYetAvailable('"pubstream projections status"'));
+projections.command('rebuild').argument('[names...]').action(notYetAvailable('"pubstream projections rebuild"'));
+program.command('events').description('the event log').command('export').allowUnknownOption().action(notYetAvailable('"pubstream events export"'));
+
+program.parseAsync(process.argv).catch((error: unknown) => {
+  if (error instanceof CliError) {
+    process.stderr.write(`pubstream: ${error.message}\n`);
+    process.exit(error.exitCode);
+  }
+  if (error instanceof AdminApiError) {
+    process.stderr.write(`pubstream: ${error.message}\n`);
+    process.exit(1);
+  }
+  const code = (error as { code?: string }).code;
+  if (code === 'EADDRINUSE') {
+    process.stderr.write(`pubstream: ${(error as Error).message} (another process uses the port; set PORT / ADMIN_PORT)\n`);
+    process.exit(1);
+  }
+  process.stderr.write(`pubstream: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});
