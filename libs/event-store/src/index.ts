@@ -2,3 +2,4 @@ export * from './eventStore.js';
 export * from './expectedRevision.js';
 export * from './openSqliteDatabase.js';
 export * from './sqliteEventStore.js';
+export * from './esdb/index.js';

@@ -1,6 +1,6 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ChangeSignal } from './changeSignal.js';
 import type { EventSubscription, RecordedEvent } from './eventStore.js';
+import { handlerScope } from './handlerScope.js';
 
 export interface PollingSubscriptionOptions {
   readonly after: number;
@@ -11,10 +11,6 @@ export interface PollingSubscriptionOptions {
   readonly readBatch: (after: number, limit: number) => RecordedEvent[] | Promise<RecordedEvent[]>;
   readonly changes: ChangeSignal;
 }
-
-// Lets close() know it is being called from inside this subscription's own handler, where waiting
-// for the loop to end would wait for the handler itself: a deadlock.
-const runningHandler = new AsyncLocalStorage<EventSubscription>();
 
 const noop = (): void => undefined;
 
@@ -44,7 +40,7 @@ export const startPollingSubscription = (
         await options.changes.waitForChange(seen, options.pollIntervalMs, stop);
         continue;
       }
-      await runningHandler.run(subscription, () => handler(batch));
+      await handlerScope.run(subscription, () => handler(batch));
       cursor = last.position;
     }
   };
@@ -57,7 +53,7 @@ export const startPollingSubscription = (
     async close() {
       closed = true;
       signalStop();
-      if (runningHandler.getStore() === subscription) return;
+      if (handlerScope.getStore() === subscription) return;
       await done.catch(noop);
     },
   };

@@ -1,0 +1,2 @@
+export * from './connectEsdbEventStore.js';
+export * from './esdbEventStore.js';
