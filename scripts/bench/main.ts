@@ -1,0 +1,45 @@
+// `npm run bench [-- --quick]`: starts what it measures, loads it on 127.0.0.1 only for a bounded
+// time, stops everything, prints a table of ratios against baselines measured in the same run.
+import { startChild } from './childProcess.js';
+import { runLoad } from './httpLoad.js';
+import { renderTable, writeResults, type BenchRow } from './report.js';
+import { runScenarios } from './scenarios.js';
+
+const quick = process.argv.includes('--quick');
+const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
+const seconds = quick ? 3 : 10;
+const startedAt = new Date();
+const rows: BenchRow[] = [];
+const notes: string[] = [];
+
+const baseline = async (name: string, entry: string, path: string): Promise<void> => {
+  const server = await startChild(entry, [], { ready: /LISTENING (\d+)/ });
+  try {
+    const url = `http://127.0.0.1:${server.match[1]}`;
+    await runLoad(url, { path }, { connections: 100, durationSeconds: 1 }); // warm-up
+    const result = await runLoad(url, { path }, { connections: 100, durationSeconds: seconds });
+    rows.push({
+      scenario: name,
+      profile: 'baseline',
+      unit: 'req/s',
+      value: result.requestsPerSecond,
+      p50Ms: result.p50Ms,
+      p99Ms: result.p99Ms,
+      peakRssMb: server.peakRssBytes() / 2 ** 20,
+    });
+    console.log(`  ${name}: ${Math.round(result.requestsPerSecond)} req/s`);
+  } finally {
+    await server.stop();
+  }
+};
+
+console.log(`Pubstream benchmarks (${quick ? 'quick' : 'full'}), loopback only, ${seconds} s per load`);
+if (!only || only === 'baseline') {
+  await baseline('node:http hello (100 conn)', 'scripts/bench/baselines/nodeHello.ts', '/');
+  await baseline('koa hello (100 conn)', 'scripts/bench/baselines/koaHello.ts', '/hello');
+}
+await runScenarios({ quick, seconds, rows, notes, only });
+
+console.log('\n' + renderTable(rows));
+writeResults(rows, { quick, command: `npm run bench${quick ? ' -- --quick' : ''}`, startedAt, notes });
+console.log(`\nwrote bench-results/latest.json${quick ? '' : ' and docs/BENCHMARKS-table.md'}`);
