@@ -3,6 +3,7 @@ import type { EventStore, EventSubscription, RecordedEvent } from '@pubstream/ev
 import { FencedError, type Lease, type ReadModel } from '@pubstream/read-model';
 import { changeMessageOf } from './changeMessages.js';
 import { decodeEvents, type SkippedEvent } from './decodeEvents.js';
+import { measureLag } from './lag.js';
 import { projectBatch } from './projectBatch.js';
 import { PROJECTIONS, type PositionedOp, type Projection } from './projections/index.js';
 import { createRateMeter } from './rateMeter.js';
@@ -77,7 +78,6 @@ export interface Projector {
 
 export const publishedCheckpointName = (name: string): string => `${name}:published`;
 export const PROJECTOR_LEASE = 'projector';
-const LAG_COUNT_CAP = 100_000;
 
 /** Raised inside the projector when it must stop writing because its lease is gone. */
 class LeaseLostError extends Error {
@@ -295,17 +295,6 @@ export const createProjector = (deps: ProjectorDeps): Projector => {
     state = 'stopped';
   };
 
-  const countLag = async (after: number, head: number): Promise<{ events: number; oldest: Date | null }> => {
-    if (head <= after) return { events: 0, oldest: null };
-    let events = 0;
-    let oldest: Date | null = null;
-    for await (const event of eventStore.readAll({ after, until: head, maxCount: LAG_COUNT_CAP })) {
-      oldest ??= event.recordedAt;
-      events += 1;
-    }
-    return { events, oldest };
-  };
-
   return {
     start() {
       if (loop) return;
@@ -338,9 +327,8 @@ export const createProjector = (deps: ProjectorDeps): Projector => {
         [appliedNow, publishedNow] = await Promise.all([readModel.getCheckpoint(name), readModel.getCheckpoint(publishedName)]);
       }
       const head = await eventStore.headPosition();
-      const lag = await countLag(appliedNow, head);
-      const lagSeconds = lag.oldest ? Math.max(0, (now().getTime() - lag.oldest.getTime()) / 1000) : 0;
-      return { name, state, applied: appliedNow, published: publishedNow, head, lagEvents: lag.events, lagSeconds, eventsPerSecond: rate.perSecond() };
+      const lag = await measureLag(eventStore, appliedNow, head, now);
+      return { name, state, applied: appliedNow, published: publishedNow, head, lagEvents: lag.events, lagSeconds: lag.seconds, eventsPerSecond: rate.perSecond() };
     },
 
     waitFor(position, timeoutMs) {
