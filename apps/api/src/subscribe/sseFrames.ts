@@ -1,0 +1,31 @@
+/**
+ * Server-Sent Events framing. Payloads are JSON on one `data:` line (JSON.stringify never emits a
+ * raw newline), so a frame is `event: <name>\ndata: <json>\n\n`. Frames are plain strings so the
+ * hub can build one and write the same string to every subscriber.
+ */
+
+/** One SSE message with an event name and a JSON payload. */
+export const sseEvent = (event: string, payload: unknown): string => `event: ${event}\ndata: ${JSON.stringify(payload)}\n\n`;
+
+/** A comment line: ignored by every SSE client, keeps proxies and idle-timeouts from closing the stream. */
+export const HEARTBEAT_FRAME = ': ping\n\n';
+
+/** Why the server ends a stream; the client is expected to reconnect (and gets a fresh snapshot). */
+export type ReconnectReason = 'cycle' | 'shutdown' | 'key_revoked' | 'slow_consumer' | 'plan_changed' | 'resync_failed';
+
+/** The last message of a stream the server ends on purpose. */
+export const reconnectFrame = (reason: ReconnectReason): string => sseEvent('reconnect', { reason });
+
+/** The first message of every stream. */
+export const connectedFrame = (connectionId: string, ttlMs: number): string => sseEvent('connected', { connectionId, ttlMs });
+
+/**
+ * An item update. `version` (the item stream's revision) is an addition to the specification's
+ * fields: clients may use it to order or de-duplicate; clients that do not know it ignore it.
+ */
+export const itemUpdateFrame = (dataId: string, data: unknown, version: number): string =>
+  sseEvent('update', { dataId, data, action: 'update', version });
+
+/** An item deletion; `version` is omitted when the deleting revision is unknown (found missing on a re-sync). */
+export const itemDeleteFrame = (dataId: string, version?: number): string =>
+  sseEvent('delete', version === undefined ? { dataId, data: {}, action: 'delete' } : { dataId, data: {}, action: 'delete', version });
