@@ -75,23 +75,28 @@ export const createRedisReadModel = (client: RedisReadModelClient, options: Redi
     await Promise.all(nodes.flatMap((node) => Object.values(scripts).map((text) => node.scriptLoad(text))));
   };
 
-  const evalsha = (name: ScriptName, keys: string[], args: string[], readonly = false): Promise<Reply> =>
+  const evalshaRaw = (name: ScriptName, keys: string[], args: string[], readonly = false): Promise<Reply> =>
     send(keys[0] as string, ['EVALSHA', SHAS[name], String(keys.length), ...keys, ...args], readonly);
 
   /** A single script call; loads the scripts when Redis lost them (restart, flush, failover). */
   const run = async (name: ScriptName, keys: string[], args: string[], readonly = false): Promise<Reply> => {
     try {
-      return await evalsha(name, keys, args, readonly);
+      return await evalshaRaw(name, keys, args, readonly);
     } catch (error) {
       if (!isNoScript(error)) throw error;
       await loadScripts();
-      return evalsha(name, keys, args, readonly);
+      return evalshaRaw(name, keys, args, readonly);
     }
   };
 
   /** Issues the commands of one op without awaiting; resolves to whether it changed anything. */
-  const writeOp = (op: ReadModelOp): Promise<boolean>[] => {
-    const ok = (reply: Promise<Reply>) => reply.then((r) => r === 1);
+  const writeOp = (op: ReadModelOp, fence: [string, string]): Promise<boolean>[] => {
+    const ok = (reply: Promise<Reply>) =>
+      reply.then((r) => {
+        if (r === -1) throw new FencedError();
+        return r === 1;
+      });
+    const evalsha = (name: ScriptName, keys: string[], args: string[]) => evalshaRaw(name, keys, [...args, ...fence]);
     switch (op.kind) {
       case 'item.put': {
         const { item } = op;
@@ -143,8 +148,9 @@ export const createRedisReadModel = (client: RedisReadModelClient, options: Redi
   };
 
   /** Pipelines every op of the batch; reports per op, or the first error that is not NOSCRIPT. */
-  const writeAll = async (ops: readonly ReadModelOp[]): Promise<{ applied: boolean[]; noScript: boolean }> => {
-    const pending = ops.map((op) => Promise.allSettled(writeOp(op)));
+  const writeAll = async (ops: readonly ReadModelOp[], lease: Lease | undefined): Promise<{ applied: boolean[]; noScript: boolean }> => {
+    const fence: [string, string] = lease && !cluster ? [key.lease(lease.name), String(lease.token)] : ['', ''];
+    const pending = ops.map((op) => Promise.allSettled(writeOp(op, fence)));
     const settled = await Promise.all(pending);
     let noScript = false;
     const applied = settled.map((results) => {
@@ -170,16 +176,17 @@ export const createRedisReadModel = (client: RedisReadModelClient, options: Redi
   return {
     async apply(ops, checkpoint, applyOptions) {
       const lease = applyOptions?.lease;
-      // On a cluster a script can only check the lease key when it shares its slot, so the lease is
-      // checked once before the batch and again, atomically, with the checkpoint (docs/read-models.md).
-      if (lease) await checkLease(lease);
-      const first = await writeAll(ops);
+      // On one node every write script checks the lease itself. On a cluster a script can only read
+      // the lease when it shares its slot, so the lease is checked once before the batch and again,
+      // atomically, with the checkpoint (the window in between is in docs/read-models.md).
+      if (lease && cluster) await checkLease(lease);
+      const first = await writeAll(ops, lease);
       let applied = first.applied;
       if (first.noScript) {
         // Redis lost the scripts (restart, flush): load them and run the batch again. The ops that
         // went through are no-ops the second time, so the first answer is kept for them.
         await loadScripts();
-        const again = await writeAll(ops);
+        const again = await writeAll(ops, lease);
         applied = applied.map((first, i) => first || (again.applied[i] ?? false));
       }
       const reply = await run('CHECKPOINT', [key.checkpoints], [checkpoint.projection, String(checkpoint.position), lease ? key.lease(lease.name) : '', lease ? String(lease.token) : '']);
@@ -258,7 +265,7 @@ export const createRedisReadModel = (client: RedisReadModelClient, options: Redi
           batch.map(({ keyId, at, count }) => {
             const { base, hours } = usageKeys(keyId);
             const hour = usageBucketOf(at, 'hour');
-            return evalsha('USAGE', [base], [String(count), at.toISOString(), hours(hour.slice(0, 10)), hour.slice(11), usageBucketOf(at, 'day'), usageBucketOf(at, 'month'), hourTtl]);
+            return evalshaRaw('USAGE', [base], [String(count), at.toISOString(), hours(hour.slice(0, 10)), hour.slice(11), usageBucketOf(at, 'day'), usageBucketOf(at, 'month'), hourTtl]);
           }),
         );
       let results = await issue(counts);

@@ -4,8 +4,19 @@
  * same tag. Every write script is version-guarded so that running it twice changes nothing.
  */
 
+// Every write script ends its ARGV with a lease key and token ('' '' = unfenced). On one Redis
+// node the writer passes its lease, so each write is refused (-1) once another holder took over;
+// on a cluster the lease lives in another slot and the writer passes '' (see docs/read-models.md).
+const FENCE = `
+local fenceKey, fenceToken = ARGV[#ARGV - 1], ARGV[#ARGV]
+if fenceKey ~= '' then
+  local lease = redis.call('GET', fenceKey)
+  if not lease or string.match(lease, '^(%d+) ') ~= fenceToken then return -1 end
+end
+`;
+
 /** A record in a string key with its version in a second key. ARGV: version, json ('' deletes). */
-export const GUARDED_SET = `
+export const GUARDED_SET = `${FENCE}
 local cur = redis.call('GET', KEYS[2])
 if cur and tonumber(cur) >= tonumber(ARGV[1]) then return 0 end
 redis.call('SET', KEYS[2], ARGV[1])
@@ -14,7 +25,7 @@ return 1
 `;
 
 /** A record in a hash field with its version in a second hash. ARGV: field, version, json ('' deletes). */
-export const GUARDED_HSET = `
+export const GUARDED_HSET = `${FENCE}
 local cur = redis.call('HGET', KEYS[2], ARGV[1])
 if cur and tonumber(cur) >= tonumber(ARGV[2]) then return 0 end
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
@@ -69,7 +80,7 @@ end
  * KEYS[1] = P..'rec'. ARGV: P, dataId, version, json ('' deletes), createdAt ms, updatedAt ms
  * ('' when unparsable).
  */
-export const COLLECTION_ITEM = `${INDEX_FUNCTIONS}
+export const COLLECTION_ITEM = `${FENCE}${INDEX_FUNCTIONS}
 local id = ARGV[2]
 local cur = redis.call('HGET', P .. 'ver', id)
 if cur and tonumber(cur) >= tonumber(ARGV[3]) then return 0 end
@@ -103,7 +114,7 @@ return 1
  * versions (the tombstones that keep replays harmless). KEYS[1] = P..'rec'. ARGV: P, version,
  * json ('' deletes).
  */
-export const COLLECTION_RECORD = `${INDEX_FUNCTIONS}
+export const COLLECTION_RECORD = `${FENCE}${INDEX_FUNCTIONS}
 local cur = redis.call('GET', P .. 'v')
 if cur and tonumber(cur) >= tonumber(ARGV[2]) then return 0 end
 redis.call('SET', P .. 'v', ARGV[2])
