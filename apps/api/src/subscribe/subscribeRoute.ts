@@ -120,7 +120,9 @@ export const createSubscribeRoute = (deps: SubscribeRouteDeps): Middleware => {
       return;
     }
 
-    // From here Koa stays out of the way: no buffering, no body handling.
+    // From here Koa stays out of the way: no buffering, no body handling. The status is set on
+    // ctx too so that logging and metrics middleware see 200, not Koa's default 404.
+    ctx.status = 200;
     ctx.respond = false;
     socket.setTimeout(0);
     socket.setNoDelay(true);
