@@ -3,3 +3,8 @@ export * from './projections/index.js';
 export { changeMessageOf } from './changeMessages.js';
 export { decodeEvents, type SkippedEvent } from './decodeEvents.js';
 export { projectBatch } from './projectBatch.js';
+export { rebuildReadModels, type RebuildOptions, type RebuildResult } from './rebuild.js';
+export { createProgressReporter, createLineProgressReporter, createBarProgressReporter, type ProgressReporter, type RebuildProgress } from './rebuildProgress.js';
+export { compareReadModels, type ReadModelDifference } from './compareReadModels.js';
+export { projectionStatus, type ProjectionStatusRow, type ProjectionStatusOptions } from './projectionStatus.js';
+export { measureLag, type Lag } from './lag.js';

@@ -1,0 +1,51 @@
+import type { ItemRecord, ReadModel } from '@pubstream/read-model';
+
+/** One record that differs between two read models (null = missing on that side). */
+export interface ReadModelDifference {
+  readonly kind: 'collection' | 'item' | 'key' | 'plan';
+  readonly id: string;
+  readonly live: unknown;
+  readonly rebuilt: unknown;
+}
+
+const PAGE = 100;
+
+const allItems = async (readModel: ReadModel, slug: string): Promise<ItemRecord[]> => {
+  const items: ItemRecord[] = [];
+  for (let offset = 0; ; offset += PAGE) {
+    const page = await readModel.getCollectionPage(slug, { sort: 'dataId', order: 'asc', offset, limit: PAGE });
+    if (!page) return items;
+    items.push(...page.items);
+    if (page.items.length < PAGE) return items;
+  }
+};
+
+const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+const diffById = <T>(kind: ReadModelDifference['kind'], live: Map<string, T>, rebuilt: Map<string, T>, out: ReadModelDifference[]): void => {
+  for (const id of [...new Set([...live.keys(), ...rebuilt.keys()])].sort()) {
+    const a = live.get(id) ?? null;
+    const b = rebuilt.get(id) ?? null;
+    if (!same(a, b)) out.push({ kind, id, live: a, rebuilt: b });
+  }
+};
+
+/**
+ * Everything a reader can see in `live` that differs from `rebuilt`: collections, their items
+ * (paged, in dataId order), keys and the plan. Empty when the two are equal. For `--dry-run`.
+ */
+export const compareReadModels = async (live: ReadModel, rebuilt: ReadModel): Promise<ReadModelDifference[]> => {
+  const differences: ReadModelDifference[] = [];
+  const [liveCollections, rebuiltCollections] = await Promise.all([live.listCollections(), rebuilt.listCollections()]);
+  diffById('collection', new Map(liveCollections.map((c) => [c.slug, c])), new Map(rebuiltCollections.map((c) => [c.slug, c])), differences);
+  const slugs = [...new Set([...liveCollections, ...rebuiltCollections].map((c) => c.slug))];
+  for (const slug of slugs) {
+    const [a, b] = await Promise.all([allItems(live, slug), allItems(rebuilt, slug)]);
+    diffById('item', new Map(a.map((i) => [i.dataId, i])), new Map(b.map((i) => [i.dataId, i])), differences);
+  }
+  const [liveKeys, rebuiltKeys] = await Promise.all([live.listKeys(), rebuilt.listKeys()]);
+  diffById('key', new Map(liveKeys.map((k) => [k.keyId, k])), new Map(rebuiltKeys.map((k) => [k.keyId, k])), differences);
+  const [livePlan, rebuiltPlan] = await Promise.all([live.getPlan(), rebuilt.getPlan()]);
+  if (!same(livePlan, rebuiltPlan)) differences.push({ kind: 'plan', id: 'plan', live: livePlan, rebuilt: rebuiltPlan });
+  return differences;
+};

@@ -1,0 +1,64 @@
+import type { EventStore } from '@pubstream/event-store';
+import type { ReadModel } from '@pubstream/read-model';
+import { countEvents, measureLag } from './lag.js';
+import { publishedCheckpointName } from './projector.js';
+import { PROJECTIONS, type Projection } from './projections/index.js';
+
+export interface ProjectionStatusRow {
+  /** A projection of the registry. */
+  readonly projection: string;
+  /** The checkpoint it is applied by (all registered projections share the projector's). */
+  readonly checkpoint: string;
+  readonly applied: number;
+  readonly published: number;
+  readonly head: number;
+  readonly lagEvents: number;
+  readonly lagSeconds: number;
+  /** Events the projector applied per second during the sample. */
+  readonly eventsPerSecond: number;
+}
+
+export interface ProjectionStatusOptions {
+  readonly eventStore: EventStore;
+  readonly readModel: ReadModel;
+  /** The projector's checkpoint name (default `projector`). */
+  readonly name?: string;
+  readonly projections?: readonly Projection[];
+  /** How long to watch the checkpoint move to measure events/s (default 1000 ms; 0 = skip). */
+  readonly sampleMs?: number;
+  readonly now?: () => Date;
+}
+
+/**
+ * `pubstream projections status`, from outside the projector process: per projection its
+ * checkpoint, the log head, the lag in events and seconds, and the rate the running projector
+ * applies at now (measured by sampling the stored checkpoint twice).
+ */
+export const projectionStatus = async (options: ProjectionStatusOptions): Promise<ProjectionStatusRow[]> => {
+  const { eventStore, readModel } = options;
+  const name = options.name ?? 'projector';
+  const now = options.now ?? (() => new Date());
+  const sampleMs = options.sampleMs ?? 1_000;
+  const first = await readModel.getCheckpoint(name);
+  let eventsPerSecond = 0;
+  let applied = first;
+  if (sampleMs > 0) {
+    const t0 = now().getTime();
+    await new Promise((resolve) => setTimeout(resolve, sampleMs));
+    applied = await readModel.getCheckpoint(name);
+    const seconds = Math.max(0.001, (now().getTime() - t0) / 1000);
+    eventsPerSecond = (await countEvents(eventStore, first, applied)) / seconds;
+  }
+  const [published, head] = await Promise.all([readModel.getCheckpoint(publishedCheckpointName(name)), eventStore.headPosition()]);
+  const lag = await measureLag(eventStore, applied, head, now);
+  return (options.projections ?? PROJECTIONS).map((p) => ({
+    projection: p.name,
+    checkpoint: name,
+    applied,
+    published,
+    head,
+    lagEvents: lag.events,
+    lagSeconds: lag.seconds,
+    eventsPerSecond,
+  }));
+};

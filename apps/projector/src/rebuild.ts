@@ -1,0 +1,133 @@
+import type { EventStore, RecordedEvent } from '@pubstream/event-store';
+import type { ReadModel } from '@pubstream/read-model';
+import { compareReadModels, type ReadModelDifference } from './compareReadModels.js';
+import { decodeEvents } from './decodeEvents.js';
+import { projectBatch } from './projectBatch.js';
+import { publishedCheckpointName } from './projector.js';
+import { PROJECTIONS, type Projection } from './projections/index.js';
+import type { ProgressReporter, RebuildProgress } from './rebuildProgress.js';
+
+export interface RebuildOptions {
+  readonly eventStore: EventStore;
+  /**
+   * The new generation to build into (a Redis read model under a new namespace, a fresh memory
+   * read model). Its own checkpoint makes the rebuild resumable: run it again on the same target
+   * after a crash and it continues where it stopped.
+   */
+  readonly target: ReadModel;
+  /** The live read model, for `dryRun` comparison. */
+  readonly live?: ReadModel;
+  /** Compare the rebuilt generation with `live` and report the differences. */
+  readonly dryRun?: boolean;
+  /** Only these projections (by name); all of the registry by default. */
+  readonly only?: readonly string[];
+  readonly projections?: readonly Projection[];
+  /**
+   * The checkpoint written in the target; `projector` by default, so that once the target is
+   * switched live the projector continues from where the rebuild stopped.
+   */
+  readonly checkpointName?: string;
+  readonly batchSize?: number;
+  readonly progress?: ProgressReporter;
+  /** Minimum time between progress updates (default 500 ms). */
+  readonly progressEveryMs?: number;
+  readonly now?: () => Date;
+  /** Stops between batches; the checkpoint keeps what was done. */
+  readonly signal?: AbortSignal;
+}
+
+export interface RebuildResult {
+  /** Position the target has reached (the log head when the rebuild caught up). */
+  readonly position: number;
+  /** Position this run resumed from (0 for a fresh target). */
+  readonly resumedFrom: number;
+  /** Events read in this run. */
+  readonly events: number;
+  readonly eventsPerSecond: number;
+  readonly aborted: boolean;
+  /** With `dryRun`: differences between live and rebuilt (empty = identical). */
+  readonly differences?: ReadModelDifference[];
+}
+
+/**
+ * Builds read models from the event log into `target`, from its checkpoint (0 for a new
+ * generation) to the head, then keeps catching up until no new event arrived during a pass, so
+ * it ends current even while writers write. It never publishes change messages: the live
+ * projector announced those changes already. Switching the active generation is the caller's
+ * step (it needs the adapter's generation pointer); `dryRun` only compares.
+ */
+export const rebuildReadModels = async (options: RebuildOptions): Promise<RebuildResult> => {
+  const { eventStore, target } = options;
+  const now = options.now ?? (() => new Date());
+  const batchSize = options.batchSize ?? 1_000;
+  const checkpointName = options.checkpointName ?? 'projector';
+  const registry = options.projections ?? PROJECTIONS;
+  const projections = options.only ? registry.filter((p) => options.only?.includes(p.name)) : registry;
+  const unknown = (options.only ?? []).filter((name) => !registry.some((p) => p.name === name));
+  if (unknown.length > 0) throw new Error(`Unknown projection(s): ${unknown.join(', ')}; known: ${registry.map((p) => p.name).join(', ')}`);
+
+  const resumedFrom = await target.getCheckpoint(checkpointName);
+  let position = resumedFrom;
+  let head = await eventStore.headPosition();
+  let events = 0;
+  const startedAt = now().getTime();
+  let lastReport = 0;
+
+  const snapshot = (): RebuildProgress => {
+    const elapsed = Math.max(0.001, (now().getTime() - startedAt) / 1000);
+    const eventsPerSecond = events / elapsed;
+    const positionsPerSecond = (position - resumedFrom) / elapsed;
+    const etaSeconds = positionsPerSecond > 0 ? Math.max(0, head - position) / positionsPerSecond : null;
+    return { from: resumedFrom, position, head, events, eventsPerSecond, etaSeconds };
+  };
+  const report = (force = false): void => {
+    const t = now().getTime();
+    if (!options.progress || (!force && t - lastReport < (options.progressEveryMs ?? 500))) return;
+    lastReport = t;
+    options.progress.update(snapshot());
+  };
+
+  const applyBatch = async (batch: readonly RecordedEvent[], through: number): Promise<void> => {
+    const ops = batch.length > 0 ? await projectBatch(projections, target, decodeEvents(batch)) : [];
+    await target.apply(
+      ops.map((o) => o.op),
+      { projection: checkpointName, position: through },
+    );
+    position = through;
+    events += batch.length;
+    report();
+  };
+
+  report(true);
+  let aborted = false;
+  while (!aborted) {
+    let batch: RecordedEvent[] = [];
+    for await (const event of eventStore.readAll({ after: position, until: head })) {
+      batch.push(event);
+      if (batch.length >= batchSize) {
+        await applyBatch(batch, event.position);
+        batch = [];
+        if (options.signal?.aborted) {
+          aborted = true;
+          break;
+        }
+      }
+    }
+    if (aborted) break;
+    // Up to the head even when its last positions hold no event of ours.
+    if (batch.length > 0 || position < head) await applyBatch(batch, head);
+    const newHead = await eventStore.headPosition();
+    if (newHead <= head) break;
+    head = newHead;
+  }
+
+  if (!aborted) {
+    // Everything up to here was announced by the live projector: a projector switched onto this
+    // generation must not announce it again.
+    await target.apply([], { projection: publishedCheckpointName(checkpointName), position });
+  }
+  const final = snapshot();
+  if (options.progress && !aborted) options.progress.done(final);
+  const differences = options.dryRun && options.live ? await compareReadModels(options.live, target) : undefined;
+  return { position, resumedFrom, events, eventsPerSecond: final.eventsPerSecond, aborted, ...(differences ? { differences } : {}) };
+};
