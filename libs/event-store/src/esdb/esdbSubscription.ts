@@ -62,7 +62,11 @@ export const startEsdbSubscription = (
       const from = toEsdbReadPosition(cursor);
       const resumeAt = typeof from === 'string' ? undefined : from;
       const source = client.subscribeToAll({ fromPosition: from, filter: streamNameFilter({ prefixes: [...STREAM_PREFIXES] }) });
-      unsubscribeCurrent = () => source.unsubscribe().catch(noop);
+      unsubscribeCurrent = async () => {
+        await source.unsubscribe().catch(noop);
+        // Cancelling the gRPC call does not always end the readable side: destroy it so readers finish.
+        source.destroy();
+      };
       let failure: unknown; // stays undefined when the server just ended the stream: resubscribe too
       try {
         for await (const batch of readableBatches<AllStreamResolvedEvent>(source, options.batchSize)) {

@@ -24,14 +24,14 @@ const unavailable = (): UnavailableError =>
   new UnavailableError(Object.assign(new Error('gone'), { code: 14, details: 'gone', metadata: { get: () => [] } }) as unknown as ServiceError);
 
 /** A fake client: each subscribeToAll call gets the next scripted stream; records where it started. */
-const fakeClient = (scripts: Array<(stream: PassThrough) => void>) => {
+const fakeClient = (scripts: Array<(stream: PassThrough) => void>, { unsubscribeEndsStream = true } = {}) => {
   const starts: ReadPosition[] = [];
   const client = {
     subscribeToAll(options?: { fromPosition?: ReadPosition }) {
       starts.push(options?.fromPosition ?? START);
       const stream = Object.assign(new PassThrough({ objectMode: true }), {
         unsubscribe: async () => {
-          stream.end();
+          if (unsubscribeEndsStream) stream.end();
         },
       });
       const script = scripts.shift();
@@ -126,8 +126,8 @@ describe('EventStoreDB subscription (fake client)', () => {
     await expect(subscription.done).rejects.toThrow('malformed response');
   });
 
-  it('close() ends a subscription waiting for live events', async () => {
-    const { client } = fakeClient([() => undefined]);
+  it('close() ends a subscription waiting for live events, even if cancelling leaves the stream open', async () => {
+    const { client } = fakeClient([() => undefined], { unsubscribeEndsStream: false });
     const subscription = startEsdbSubscription(client, { after: 0, batchSize: 10, retry }, async () => undefined);
     await subscription.close();
     await expect(subscription.done).resolves.toBeUndefined();
