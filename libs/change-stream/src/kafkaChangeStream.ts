@@ -12,6 +12,8 @@ export interface KafkaChangeStreamOptions {
   groupIdPrefix?: string;
   /** Idempotent producer (default true): retries never duplicate or reorder a partition's messages. */
   idempotent?: boolean;
+  /** How long subscribe() waits for its consumer to join its group (default 30 s). */
+  joinTimeoutMs?: number;
   logger?: ChangeStreamLogger;
 }
 
@@ -26,6 +28,7 @@ export const createKafkaChangeStream = (kafka: Kafka, options: KafkaChangeStream
   const { topic } = options;
   const logger = options.logger ?? silentLogger;
   const groupIdPrefix = options.groupIdPrefix ?? 'pubstream-changes';
+  const joinTimeoutMs = options.joinTimeoutMs ?? 30_000;
   const admin: Admin = kafka.admin();
   const subscriptions = new Set<ChangeSubscription>();
   let producer: Producer | undefined;
@@ -85,20 +88,34 @@ export const createKafkaChangeStream = (kafka: Kafka, options: KafkaChangeStream
       await readyAdmin();
       // Positions fixed BEFORE subscribe() resolves: whatever is published afterwards lies at or
       // beyond them, so it cannot be lost to a consumer that joins its group a moment later.
-      const start = await admin.fetchTopicOffsets(topic);
+      const start = await retryRetriable(() => admin.fetchTopicOffsets(topic));
       const groupId = `${groupIdPrefix}-${randomUUID()}`;
       const consumer: Consumer = kafka.consumer({ groupId, maxWaitTimeInMs: 500, allowAutoTopicCreation: false });
       let active = true;
       let joins = 0;
+      let joined!: { resolve: () => void; reject: (error: unknown) => void };
+      const firstJoin = new Promise<void>((resolve, reject) => (joined = { resolve, reject }));
+      firstJoin.catch(() => {}); // awaited below; a crash before that must not count as unhandled
       consumer.on(consumer.events.GROUP_JOIN, () => {
         joins += 1;
-        // Only a rejoin (after a rebalance, crash or reconnect) can have skipped messages.
-        if (joins > 1 && active) handlers.onGap?.('kafka consumer rejoined its group');
+        if (joins === 1) {
+          // The group exists only now (a join can crash and be retried): position every partition.
+          try {
+            for (const { partition, offset } of start) consumer.seek({ topic, partition, offset });
+            joined.resolve();
+          } catch (error) {
+            joined.reject(error);
+          }
+          return;
+        }
+        // A rejoin (after a rebalance, crash or reconnect) may have skipped messages.
+        if (active) handlers.onGap?.('kafka consumer rejoined its group');
       });
       consumer.on(consumer.events.CRASH, (event) => {
         if (!active) return;
         logger.warn({ err: event.payload.error, groupId, restart: event.payload.restart }, 'change-stream consumer crashed');
-        handlers.onGap?.(`kafka consumer crashed: ${event.payload.error.message}`);
+        if (joins > 0) handlers.onGap?.(`kafka consumer crashed: ${event.payload.error.message}`);
+        else if (!event.payload.restart) joined.reject(event.payload.error);
       });
 
       const deliver = (values: readonly (Buffer | null)[]) => {
@@ -117,12 +134,13 @@ export const createKafkaChangeStream = (kafka: Kafka, options: KafkaChangeStream
       try {
         await consumer.connect();
         await consumer.subscribe({ topics: [topic], fromBeginning: false });
-        // Resolves once the group is joined and the partitions are assigned.
         await consumer.run({
           eachBatch: async ({ batch }) => deliver(batch.messages.map((message) => message.value)),
         });
-        for (const { partition, offset } of start) consumer.seek({ topic, partition, offset });
+        // Resolves once the group is joined, the partitions assigned and their positions set.
+        await withTimeout(firstJoin, joinTimeoutMs, `consumer group ${groupId} not joined within ${joinTimeoutMs} ms`);
       } catch (error) {
+        active = false;
         await consumer.disconnect().catch(() => {});
         throw error;
       }
@@ -150,4 +168,29 @@ export const createKafkaChangeStream = (kafka: Kafka, options: KafkaChangeStream
       if (adminReady) await admin.disconnect();
     },
   };
+};
+
+const withTimeout = async <T>(promise: Promise<T>, ms: number, message: string): Promise<T> => {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([promise, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+};
+
+/**
+ * Retries what kafkajs marks retriable but does not retry itself: right after a topic is created or
+ * a broker restarts, ListOffsets can answer "not the leader" until the metadata settles.
+ */
+const retryRetriable = async <T>(operation: () => Promise<T>, attempts = 20): Promise<T> => {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await operation();
+    } catch (error) {
+      const retriable = (error as { retriable?: boolean } | null)?.retriable === true;
+      if (!retriable || attempt >= attempts) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(1_000, 50 * attempt)));
+    }
+  }
 };

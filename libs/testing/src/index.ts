@@ -1,3 +1,4 @@
 export * from './backends.js';
 export * from './launchBrowser.js';
+export * from './localKafka.js';
 export * from './localRedis.js';
