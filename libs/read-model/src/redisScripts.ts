@@ -92,7 +92,11 @@ if old then
     redis.call('ZREM', P .. 'z:' .. name, id)
     redis.call('ZREM', P .. 'm:' .. name, id)
   end
-  local data = dataOf(old)
+  -- Only string members carry the value; the old JSON is decoded only when one is declared.
+  local data = {}
+  for _, field in ipairs(fields) do
+    if field.type == 'string' then data = dataOf(old) break end
+  end
   for _, field in ipairs(fields) do removeField(field, data[field.name], id) end
 end
 if ARGV[4] == '' then
