@@ -1,0 +1,104 @@
+import Koa, { type Middleware } from 'koa';
+import Router from '@koa/router';
+import type { Registry } from 'prom-client';
+import { createMemoryRateLimiter, type RateLimiter, type RateLimitWindow } from '@pubstream/access';
+import type { ChangeStream } from '@pubstream/change-stream';
+import type { ReadModel } from '@pubstream/read-model';
+import { createHttpMetrics, createMetricsRegistry, type Logger } from '@pubstream/observability';
+import { corsPreflight } from './http/cors.js';
+import { errorMiddleware } from './http/errorMiddleware.js';
+import { createPublicAccess, type PublicAccess } from './publicAccess.js';
+import { operationsRoutes } from './routes/operationsRoutes.js';
+import { publicRoutes } from './routes/publicRoutes.js';
+import { createUsageRecorder, type UsageRecorder } from './usageRecorder.js';
+
+export interface ApiConfig {
+  /** ACCEPT_TEST_KEYS (default true). */
+  readonly acceptTestKeys: boolean;
+  /** REQUIRE_BROWSER_ORIGIN (default false). */
+  readonly requireBrowserOrigin: boolean;
+  /** RATE_LIMIT_WINDOW: used for the default in-memory rate limiter. */
+  readonly rateLimitWindow: RateLimitWindow;
+  /** Staleness bound of the per-node key/plan/collection caches (default 1000 ms; 0 = no cache). */
+  readonly cacheTtlMs?: number;
+  /** How often buffered usage counts are written (default 1000 ms). */
+  readonly usageFlushMs?: number;
+}
+
+export interface ApiAppDeps {
+  readonly readModel: ReadModel;
+  /** Invalidates the per-node caches (key deletions, plan and collection changes). */
+  readonly changeStream: ChangeStream;
+  /** Default: in-memory, with `config.rateLimitWindow`. Pass the Redis adapter when many nodes share limits. */
+  readonly rateLimiter?: RateLimiter;
+  readonly config: ApiConfig;
+  readonly logger: Logger;
+  readonly now?: () => Date;
+  /** Prometheus registry for GET /metrics (default: a new one). */
+  readonly metrics?: Registry;
+  /**
+   * Builds the GET /subscribe handler (apps/api/src/subscribe) from the shared access checks:
+   * `(access) => createSubscribeRoute({ authorize: access.authorize, consumeRate: access.consumeRate,
+   * recordUsage: access.recordUsage, hub, config, newId })`.
+   */
+  readonly subscribe?: (access: PublicAccess) => Middleware;
+}
+
+export interface ApiApp {
+  readonly app: Koa;
+  readonly access: PublicAccess;
+  readonly usage: UsageRecorder;
+  /** A node:http request listener. */
+  callback(): ReturnType<Koa['callback']>;
+  /** Unsubscribes from the change stream and flushes usage counts. Does not close the adapters. */
+  close(): Promise<void>;
+}
+
+/**
+ * The public read API (DESIGN.md §6): /public/data/:dataId, /public/batch,
+ * /public/collections/:slug/data, /subscribe when given, and /healthz, /readyz, /metrics,
+ * /openapi.json. Resolves once it listens to the change stream.
+ */
+export const createApiApp = async (deps: ApiAppDeps): Promise<ApiApp> => {
+  const now = deps.now ?? (() => new Date());
+  const metrics = deps.metrics ?? createMetricsRegistry({ app: 'api', collectDefaults: false });
+  const http = createHttpMetrics(metrics);
+  const rateLimiter = deps.rateLimiter ?? createMemoryRateLimiter({ window: deps.config.rateLimitWindow, now });
+  const usage = createUsageRecorder({ readModel: deps.readModel, logger: deps.logger, now, intervalMs: deps.config.usageFlushMs });
+  const access = createPublicAccess({ readModel: deps.readModel, changeStream: deps.changeStream, rateLimiter, usage, config: deps.config, now });
+  await access.start();
+
+  const router = new Router();
+  publicRoutes(router, { readModel: deps.readModel, access });
+  if (deps.subscribe) router.get('/subscribe', deps.subscribe(access));
+  operationsRoutes(router, { readModel: deps.readModel, metrics });
+
+  const app = new Koa({ proxy: false });
+  app.silent = true;
+  const measure: Middleware = async (ctx, next) => {
+    const started = performance.now();
+    try {
+      await next();
+    } finally {
+      const labels = { method: ctx.method, route: ctx._matchedRoute === undefined ? 'unmatched' : String(ctx._matchedRoute), status: String(ctx.status) };
+      http.requests.inc(labels);
+      http.duration.observe(labels, (performance.now() - started) / 1000);
+    }
+  };
+  app.use(measure);
+  app.use(errorMiddleware(deps.logger));
+  app.use(corsPreflight());
+  app.use(router.routes());
+  app.use(router.allowedMethods());
+
+  return {
+    app,
+    access,
+    usage,
+    callback: () => app.callback(),
+    async close() {
+      await access.close();
+      await usage.close();
+    },
+  };
+};
