@@ -196,8 +196,11 @@ local ids = {}
 for i, member in ipairs(members) do
   if kind == 'str' and string.find(member, '%z') then ids[i] = string.match(member, '%z([^%z]*)$') else ids[i] = member end
 end
-local values = redis.call('HMGET', P .. 'items', unpack(ids))
-for i = 1, #values do out[i + 1] = values[i] end
+-- unpack() has a stack limit of a few thousand values: fetch in chunks.
+for first = 1, #ids, 1000 do
+  local values = redis.call('HMGET', P .. 'items', unpack(ids, first, math.min(first + 999, #ids)))
+  for i = 1, #values do out[first + i] = values[i] end
+end
 return out
 `;
 

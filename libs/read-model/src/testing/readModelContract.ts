@@ -260,6 +260,9 @@ export const testReadModelContract = (name: string, factory: () => Promise<ReadM
         for (let n = 0; n < 1000; n++) for (let k = 0; k < 3; k++) expected.push(`k${String(n + k * 1000).padStart(5, '0')}`);
         expect(ids(result.items)).toEqual(expected.slice(2990, 3000));
         expect(result.total).toBe(3000);
+        const whole = await page('big', 'dataId', 'desc', 0, 5000);
+        expect(whole.items).toHaveLength(3000);
+        expect(whole.items[0]?.dataId).toBe('k02999');
       });
     });
 
