@@ -95,7 +95,7 @@ describe('GET /subscribe: the stream', () => {
     await client.waitFor((e) => e.data?.collectionSlug === 'news' && e.data.data.total === 0, 'page without the story');
 
     await w.putItem('news', 'other', { n: 2 });
-    const withOther = await client.waitFor((e) => e.data?.collectionSlug === 'news' && e.data.data.total === 1, 'page with other');
+    const withOther = await client.waitFor((e) => e.data?.collectionSlug === 'news' && e.data.data.data[0]?.dataId === 'other', 'page with other');
     await w.deleteCollection('news');
     const empty = await client.waitFor(
       (e) => e.data?.collectionSlug === 'news' && client.events.indexOf(e) > client.events.indexOf(withOther),
