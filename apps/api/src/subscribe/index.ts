@@ -5,3 +5,4 @@ export * from './sseFrames.js';
 export * from './streamSubscription.js';
 export * from './subscribeQuery.js';
 export * from './subscribeRoute.js';
+export * from './hubMetrics.js';
