@@ -228,6 +228,25 @@ describe('keys', () => {
   });
 });
 
+describe('admin writes seen by the public API', () => {
+  it('a key deleted through the admin API is rejected on the very next public request', async () => {
+    const created = await call('POST', '/admin/keys', { body: { name: 'Short-lived', type: 'live' } });
+    const publicGet = () => fetch(`${service.publicUrl}/public/data/dune`, { headers: { 'X-API-Key': created.body.key } });
+    expect((await publicGet()).status).toBe(200);
+    expect((await call('DELETE', `/admin/keys/${created.body.keyId}`)).status).toBe(204);
+    const refused = await publicGet();
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toEqual({ error: 'Unauthorized', message: 'Invalid API key' });
+  });
+
+  it('an item written through the admin API is served by the very next public request', async () => {
+    const created = await call('POST', '/admin/keys', { body: { name: 'Reader', type: 'test' } });
+    await call('PUT', '/admin/collections/books/items/walden', { body: { data: { title: 'Walden' } } });
+    const response = await fetch(`${service.publicUrl}/public/data/walden`, { headers: { 'X-API-Key': created.body.key } });
+    expect(await response.json()).toMatchObject({ dataId: 'walden', collectionId: 'books', data: { title: 'Walden' } });
+  });
+});
+
 describe('plan and usage', () => {
   it('reads and changes the plan', async () => {
     expect((await call('GET', '/admin/plan')).body).toMatchObject({ plan: 'business', monthlyQuota: null, limits: { maxRateLimit: 50_000, reactive: true } });
@@ -244,13 +263,24 @@ describe('plan and usage', () => {
     await expectRefused(400, 'PUT', '/admin/plan', { body: { plan: 'pro', monthlyQuota: -5 } });
   });
 
-  it('reports usage per key with a series', async () => {
+  it('reports usage per key: public requests show up in the key list and the usage series', async () => {
+    // The API buffers usage counts and flushes them about once a second.
+    let reader: { requestCount: number; lastUsedAt: string | null } | undefined;
+    for (let attempt = 0; attempt < 50 && !(reader && reader.requestCount > 0); attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      reader = (await call('GET', '/admin/keys')).body.data.find((key: { name: string }) => key.name === 'Reader');
+    }
+    expect(reader).toMatchObject({ requestCount: 1, lastUsedAt: expect.any(String) });
+
     const response = await call('GET', '/admin/usage?granularity=hour');
     expect(response.status).toBe(200);
-    expect(response.body).toMatchObject({ granularity: 'hour', totals: { live: 0, test: 0 } });
-    expect(response.body.keys[0]).toMatchObject({ keyId: expect.any(String), requestCount: 0, series: expect.any(Array) });
+    expect(response.body).toMatchObject({ granularity: 'hour', totals: { test: 1 } });
+    const readerUsage = response.body.keys.find((key: { name: string }) => key.name === 'Reader');
+    expect(readerUsage).toMatchObject({ requestCount: 1, total: 1 });
+    expect(readerUsage.series).toContainEqual({ bucket: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}$/), count: 1 });
     await expectRefused(400, 'GET', '/admin/usage?granularity=week');
     await expectRefused(400, 'GET', '/admin/usage?from=yesterday');
+    await expectRefused(400, 'GET', '/admin/usage?granularity=hour&from=2020-01-01T00:00:00Z');
   });
 });
 

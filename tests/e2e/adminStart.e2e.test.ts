@@ -87,11 +87,11 @@ describe('pubstream start (npm start)', () => {
     };
     expect(keys.data).toEqual([expect.objectContaining({ type: 'test', maskedKey: `pk_test_…${demoKey.slice(-4)}` })]);
 
-    if (started.publicUrl) {
-      const page = await fetch(`${started.publicUrl}/public/collections/demo/data`, { headers: { 'X-API-Key': demoKey } });
-      expect(page.status).toBe(200);
-      expect(await page.json()).toMatchObject({ total: 4, page: 1 });
-    }
+    // The curl line it printed, as a user would paste it.
+    expect(started.output()).toContain(`curl -H "X-API-Key: ${demoKey}" ${started.publicUrl}/public/collections/demo/data`);
+    const page = await fetch(`${started.publicUrl}/public/collections/demo/data`, { headers: { 'X-API-Key': demoKey } });
+    expect(page.status).toBe(200);
+    expect(await page.json()).toMatchObject({ total: 4, page: 1 });
     expect(await stop(started.child)).toBe(0);
   });
 
@@ -103,10 +103,9 @@ describe('pubstream start (npm start)', () => {
     expect(started.output()).not.toContain(token);
     const collection = await fetch(`${started.adminUrl}/admin/collections/demo`, { headers: { authorization: `Bearer ${token}` } });
     expect(await collection.json()).toMatchObject({ slug: 'demo', itemCount: 4 });
-    if (started.publicUrl) {
-      const item = await fetch(`${started.publicUrl}/public/data/welcome`, { headers: { 'X-API-Key': demoKey } });
-      expect(item.status).toBe(200);
-    }
+    const item = await fetch(`${started.publicUrl}/public/data/welcome`, { headers: { 'X-API-Key': demoKey } });
+    expect(item.status).toBe(200);
+    expect(await item.json()).toMatchObject({ dataId: 'welcome', collectionId: 'demo' });
     expect(await stop(started.child, 'SIGINT')).toBe(0);
   });
 

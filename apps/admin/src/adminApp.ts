@@ -88,6 +88,15 @@ export const createAdminApp = (deps: AdminAppDeps): AdminApp => {
     ctx.set('Cache-Control', 'no-store');
     await next();
   });
+  if (deps.metrics) {
+    const registry = deps.metrics;
+    // Prometheus scrapes the admin port too (it listens on loopback by default).
+    app.use(async (ctx, next) => {
+      if (ctx.path !== '/metrics' || ctx.method !== 'GET') return next();
+      ctx.type = registry.contentType;
+      ctx.body = await registry.metrics();
+    });
+  }
   const auth = bearerAuth(adminToken);
   app.use(async (ctx, next) => (ctx.path === '/admin' || ctx.path.startsWith('/admin/') ? auth(ctx, next) : next()));
   // Unknown routes: checked on the way out, after the router's 405 check has had its turn.

@@ -8,6 +8,7 @@ import { createProjector, type Projector } from '@pubstream/projector';
 import { createMemoryReadModel, type ReadModel } from '@pubstream/read-model';
 import { generateAdminToken } from './adminToken.js';
 import { listen, type RunningServer } from './httpServer.js';
+import { createPublicApi } from './publicApi.js';
 import { seedDemo, type DemoSeed } from './seedDemo.js';
 
 /** Defaults for tests and embedding: loopback, free ports, an in-memory log, no logs. */
@@ -34,7 +35,7 @@ export interface AllInOneOptions {
 
 export interface AllInOne {
   readonly config: Config;
-  /** Base URL of the public API (empty until the public API is wired). */
+  /** Base URL of the public API. */
   readonly publicUrl: string;
   readonly adminUrl: string;
   readonly adminToken: string;
@@ -93,7 +94,9 @@ export const startAllInOne = async (options: AllInOneOptions = {}): Promise<AllI
       while (!(await projector.waitFor(head, 10_000))) logger.info(await projector.status(), 'still rebuilding the read models');
     }
 
-    const metrics = createMetricsRegistry({ app: 'pubstream' });
+    // One registry per app: both define the http_* metrics (the API's is served on its /metrics).
+    const metrics = createMetricsRegistry({ app: 'admin' });
+    const apiMetrics = createMetricsRegistry({ app: 'api', collectDefaults: false });
     const adminApp = createAdminApp({
       eventStore,
       readModel,
@@ -107,12 +110,22 @@ export const startAllInOne = async (options: AllInOneOptions = {}): Promise<AllI
     const adminServer: RunningServer = await listen(adminApp.callback(), config.adminHost, config.adminPort);
     cleanups.push(() => adminServer.close(config.shutdownTimeoutMs));
 
+    const publicApi = await createPublicApi({ config, readModel, changeStream, logger: logger.child({ component: 'api' }), now, metrics: apiMetrics, cacheTtlMs: 0 });
+    cleanups.push(() => publicApi.close());
+    const publicServer = await listen(publicApi.callback, config.host, config.port);
+    cleanups.push(async () => {
+      // Stop accepting first, then tell live streams to reconnect elsewhere, then wait for the drain.
+      const closing = publicServer.close(config.shutdownTimeoutMs);
+      await publicApi.drain();
+      await closing;
+    });
+
     const demo = options.demo === true && head === 0 ? await seedDemo(adminApp.service) : null;
 
     let stopping: Promise<void> | null = null;
     return {
       config,
-      publicUrl: '',
+      publicUrl: publicServer.url,
       adminUrl: adminServer.url,
       adminToken,
       adminTokenGenerated: config.adminToken === null,
