@@ -1,5 +1,6 @@
 import type { TestProject } from 'vitest/node';
 import type { BackendName, Backends } from './backends.js';
+import { cleanupOnExit } from './cleanupOnExit.js';
 import { detectContainerEngine } from './containerEngine.js';
 import {
   defaultContainerImages,
@@ -66,7 +67,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const stopAllSync = () => {
     for (const backend of started.splice(0)) backend.stopSync?.();
   };
-  process.once('exit', stopAllSync);
+  const unregisterCleanup = cleanupOnExit(stopAllSync);
 
   const provideOne = async (name: BackendName): Promise<Outcome> => {
     const t0 = Date.now();
@@ -110,13 +111,14 @@ export default async function setup(project: TestProject): Promise<() => Promise
   }
   const missing = required.filter((name) => !backends[name]);
   if (missing.length > 0) {
+    unregisterCleanup();
     await stopAll(started);
     throw new Error(`required backends unavailable (PUBSTREAM_REQUIRE_BACKENDS): ${missing.join(', ')}`);
   }
   project.provide('backends', backends);
 
   return async () => {
-    process.off('exit', stopAllSync);
+    unregisterCleanup();
     await stopAll(started);
   };
 }

@@ -1,4 +1,5 @@
-import { runLocalScript } from './localScripts.js';
+import { cleanupOnExit } from './cleanupOnExit.js';
+import { runLocalScript, runLocalScriptSync } from './localScripts.js';
 
 export interface LocalKafka {
   /** 127.0.0.1:PORT */
@@ -19,11 +20,15 @@ export interface LocalKafka {
 export const startLocalKafka = async (): Promise<LocalKafka> => {
   const brokers = await runLocalScript('kafka.sh', ['start'], 900_000);
   const port = Number(brokers.split(':').pop());
+  const unregister = cleanupOnExit(() => runLocalScriptSync('kafka.sh', ['stop', String(port)]));
   return {
     brokers,
     port,
     kill: async () => void (await runLocalScript('kafka.sh', ['kill', String(port)])),
     restart: async () => void (await runLocalScript('kafka.sh', ['start', '--port', String(port)], 180_000)),
-    stop: async () => void (await runLocalScript('kafka.sh', ['stop', String(port)])),
+    stop: async () => {
+      unregister();
+      await runLocalScript('kafka.sh', ['stop', String(port)]);
+    },
   };
 };

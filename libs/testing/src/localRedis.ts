@@ -1,4 +1,5 @@
-import { runLocalScript } from './localScripts.js';
+import { cleanupOnExit } from './cleanupOnExit.js';
+import { runLocalScript, runLocalScriptSync } from './localScripts.js';
 
 export interface LocalRedisOptions {
   /** AOF on (appendfsync everysec), so a SIGKILLed server comes back with its data. */
@@ -31,6 +32,7 @@ export const startLocalRedis = async (options: LocalRedisOptions = {}): Promise<
   ];
   const url = await runLocalScript('redis.sh', ['start', ...flags, ...(options.port ? ['--port', String(options.port)] : [])]);
   const port = Number(new URL(url).port);
+  const unregister = cleanupOnExit(() => runLocalScriptSync('redis.sh', ['stop', String(port)]));
   return {
     url,
     port,
@@ -41,6 +43,7 @@ export const startLocalRedis = async (options: LocalRedisOptions = {}): Promise<
       await runLocalScript('redis.sh', ['start', ...flags, '--port', String(port)]);
     },
     stop: async () => {
+      unregister();
       await runLocalScript('redis.sh', ['stop', String(port)]);
     },
   };
