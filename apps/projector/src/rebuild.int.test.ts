@@ -120,11 +120,13 @@ describe('projectionStatus', () => {
     const head = await writeLog(eventStore, 5);
     const readModel = createMemoryReadModel();
     await readModel.apply([], { projection: 'projector', position: 3 });
-    const rows = await projectionStatus({ eventStore, readModel, sampleMs: 0 });
+    // A clock one minute ahead: the oldest unapplied event is at least a minute old.
+    const rows = await projectionStatus({ eventStore, readModel, sampleMs: 0, now: () => new Date(Date.now() + 60_000) });
     expect(rows.map((r) => r.projection)).toEqual(['collections', 'items', 'apiKeys', 'plan']);
     let lagEvents = 0;
     for await (const _event of eventStore.readAll({ after: 3 })) lagEvents += 1;
     expect(rows[0]).toMatchObject({ checkpoint: 'projector', applied: 3, published: 0, head, lagEvents, eventsPerSecond: 0 });
-    expect(rows[0]?.lagSeconds).toBeGreaterThan(0);
+    expect(rows[0]?.lagSeconds).toBeGreaterThanOrEqual(60);
+    expect(rows[0]?.lagSeconds).toBeLessThan(3_600);
   });
 });

@@ -1,0 +1,111 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createSqliteEventStore, openSqliteDatabase } from '@pubstream/event-store';
+import { connectRedis, createMemoryReadModel, createRedisReadModel, type ReadModel, type RedisReadModelClient } from '@pubstream/read-model';
+import { describeWithBackend } from '@pubstream/testing';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { compareReadModels } from './compareReadModels.js';
+import { createProjector, type Projector } from './projector.js';
+import { rebuildReadModels } from './rebuild.js';
+import { append, snapshot, uuidOf, writeHistory } from './testing/history.js';
+import { createTestChangeStream } from './testing/testChangeStream.js';
+
+describeWithBackend('redis', 'projector on a Redis read model', (url) => {
+  let client: RedisReadModelClient;
+  const namespace = () => `proj-test-${Math.random().toString(36).slice(2, 10)}`;
+  const running: Projector[] = [];
+  const children: ChildProcess[] = [];
+  const dir = mkdtempSync(join(tmpdir(), 'pubstream-projector-'));
+
+  beforeAll(async () => {
+    client = await connectRedis(url, () => {});
+  });
+  afterEach(async () => {
+    await Promise.all(running.splice(0).map((p) => p.stop()));
+    for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+  afterAll(async () => {
+    await (client as unknown as { quit(): Promise<unknown> }).quit?.();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const start = (...args: Parameters<typeof createProjector>): Projector => {
+    const projector = createProjector(...args);
+    running.push(projector);
+    projector.start();
+    return projector;
+  };
+
+  it('projects the history; replaying the whole log again changes nothing', async () => {
+    const eventStore = createSqliteEventStore(openSqliteDatabase(':memory:'), { pollIntervalMs: 20 });
+    const readModel = createRedisReadModel(client, { namespace: namespace() });
+    const { changeStream } = await createTestChangeStream();
+    const head = await writeHistory(eventStore);
+    expect(await start({ eventStore, readModel, changeStream }).waitFor(head, 10_000)).toBe(true);
+    const before = await snapshot(readModel);
+    expect(before.items.map((i) => i?.version ?? null)).toEqual([1, 0, null, null]);
+    expect(await start({ eventStore, readModel, changeStream, name: 'replay', batchSize: 2 }).waitFor(head, 10_000)).toBe(true);
+    expect(await snapshot(readModel)).toEqual(before);
+
+    const fresh = createMemoryReadModel();
+    await rebuildReadModels({ eventStore, target: fresh });
+    expect(await compareReadModels(readModel, fresh)).toEqual([]);
+  });
+
+  it('SIGKILL of the active projector process during writes: the standby takes over, nothing lost, equal to a rebuild', async () => {
+    const file = join(dir, `events-${Date.now()}.db`);
+    const eventStore = createSqliteEventStore(openSqliteDatabase(file), { pollIntervalMs: 20 });
+    const ns = namespace();
+    const readModel: ReadModel = createRedisReadModel(client, { namespace: ns });
+    await append(eventStore, 'collection-load', 'CollectionCreated', { slug: 'load', name: 'Load', sortableFields: [] });
+
+    const script = fileURLToPath(new URL('./testing/projectorProcess.ts', import.meta.url));
+    const child = spawn(process.execPath, ['--import', 'tsx', script, file, url, ns, 'process-a', '1000'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    children.push(child);
+    let output = '';
+    child.stdout?.on('data', (chunk) => (output += String(chunk)));
+    const deadline = Date.now() + 20_000;
+    while (!output.includes('active')) {
+      if (Date.now() > deadline) throw new Error('child projector never became active');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+
+    const { changeStream, received } = await createTestChangeStream();
+    const standby = start({ eventStore, readModel, changeStream, batchSize: 5, lease: { holder: 'standby-b', ttlMs: 1000, pollMs: 100 } });
+
+    let head = 0;
+    for (let i = 0; i < 120; i++) {
+      const dataId = `x${i % 30}`;
+      const type = i < 30 ? 'ItemCreated' : 'ItemUpdated';
+      const data = type === 'ItemCreated' ? { id: uuidOf(i + 1), dataId, collection: 'load', data: { i } } : { dataId, collection: 'load', data: { i } };
+      head = await append(eventStore, `item-${dataId}`, type, data);
+      if (i === 60) {
+        // The child has applied some of the writes by now; kill it mid-stream, lease still held.
+        while ((await readModel.getCheckpoint('projector')) === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+        const exited = once(child, 'exit');
+        child.kill('SIGKILL');
+        await exited;
+      }
+      if (i % 10 === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+
+    expect(await standby.waitFor(head, 20_000)).toBe(true);
+    expect((await standby.status()).state).toBe('running');
+    const rebuilt = createMemoryReadModel();
+    await rebuildReadModels({ eventStore, target: rebuilt });
+    expect(await compareReadModels(readModel, rebuilt)).toEqual([]);
+    // Every update after the kill reached the standby's subscribers, in version order per item.
+    const lastVersions = new Map<string, number>();
+    for (const m of received) {
+      if (m.kind !== 'item') continue;
+      expect(m.version).toBeGreaterThan(lastVersions.get(m.dataId) ?? -1);
+      lastVersions.set(m.dataId, m.version);
+    }
+    for (let k = 0; k < 30; k++) expect(lastVersions.get(`x${k}`)).toBe(3);
+    await eventStore.close();
+  }, 60_000);
+});
