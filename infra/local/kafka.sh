@@ -15,7 +15,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 source "$here/ports.sh"
 
 KAFKA_VERSION=3.9.1
-LIBS="${PUBSTREAM_KAFKA_LIBS:-$HOME/.cache/pubstream/kafka-$KAFKA_VERSION/libs}"
+LIBS="${PUBSTREAM_KAFKA_LIBS:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/pubstream/kafka-$KAFKA_VERSION/libs}"
 HEAP="${PUBSTREAM_KAFKA_HEAP:-512m}"
 
 state_dir() { echo "$PUBSTREAM_LOCAL_STATE/kafka-$1"; }

@@ -30,12 +30,18 @@ free_port() {
 port_of() { local s="${1%/}"; echo "${s##*:}"; }
 
 # Installs Debian packages when a command is missing: only as root, else says what to install.
+# The scripts run in parallel (the test setup starts Redis, the cluster and Kafka at once): one lock
+# serialises the apt-get runs, and the command is looked for again once the lock is ours.
 require_command() {
   local cmd="$1"; shift
   command -v "$cmd" >/dev/null 2>&1 && return 0
   [ "$(id -u)" = 0 ] || die "'$cmd' is missing; install the Debian package(s): $*"
-  log "installing $* (apt-get)"
-  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@") >&2 \
-    || die "apt-get install $* failed"
+  (
+    flock 8
+    command -v "$cmd" >/dev/null 2>&1 && exit 0
+    log "installing $* (apt-get)"
+    apt-get -o DPkg::Lock::Timeout=300 update -qq >&2 \
+      && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -qq "$@" >&2
+  ) 8>"${TMPDIR:-/tmp}/pubstream-apt.lock" || die "apt-get install $* failed"
   command -v "$cmd" >/dev/null 2>&1 || die "'$cmd' still missing after installing $*"
 }

@@ -20,10 +20,13 @@ export const chromiumArgs = [
 const ensureChromium = (): void => {
   if (existsSync(chromiumPath)) return;
   if (process.getuid?.() !== 0) throw new Error(`${chromiumPath} is missing: install Debian's chromium (apt-get install -y chromium)`);
-  for (const args of [['update', '-qq'], ['install', '-y', '-qq', 'chromium']]) {
-    const result = spawnSync('apt-get', args, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
-    if (result.status !== 0) throw new Error(`apt-get ${args.join(' ')} failed (exit ${result.status ?? result.signal})`);
-  }
+  // The same lock as infra/local's scripts: parallel apt-get runs would fight over dpkg's lock.
+  const install = 'apt-get -o DPkg::Lock::Timeout=300 update -qq && apt-get -o DPkg::Lock::Timeout=300 install -y -qq chromium';
+  const result = spawnSync('flock', [`${process.env.TMPDIR ?? '/tmp'}/pubstream-apt.lock`, 'sh', '-c', `[ -x ${chromiumPath} ] || { ${install}; }`], {
+    stdio: 'inherit',
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
+  if (result.status !== 0) throw new Error(`apt-get install chromium failed (exit ${result.status ?? result.signal})`);
   if (!existsSync(chromiumPath)) throw new Error(`${chromiumPath} still missing after apt-get install chromium`);
 };
 
