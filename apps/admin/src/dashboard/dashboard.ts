@@ -1,0 +1,275 @@
+import { randomBytes } from 'node:crypto';
+import Router from '@koa/router';
+import { secretsEqual } from '@pubstream/access';
+import { isPubstreamError, NotFoundError, planNameSchema } from '@pubstream/domain';
+import type { Context, Middleware } from 'koa';
+import type { AdminExtensionContext } from '../adminApp.js';
+import { usageReport } from '../usageReport.js';
+import { collectionsPage } from './collectionsPage.js';
+import { readForm } from './formBody.js';
+import { html, type HtmlPart } from './html.js';
+import { emptyKeyForm, parseKeyForm, type KeyFormErrors, type KeyFormValues } from './keyForm.js';
+import { keyDeletePage, keyEditPage, keysPage } from './keysPage.js';
+import { page, type Section } from './layout.js';
+import { planPage } from './planPage.js';
+import { isSameOrigin, requestScheme } from './requestOrigin.js';
+import { createSessionStore, type Session, type SessionStoreOptions } from './sessionStore.js';
+import { signInPage } from './signInPage.js';
+import { usagePage } from './usagePage.js';
+
+export const SESSION_COOKIE = 'pubstream_session';
+
+export interface DashboardOptions {
+  /**
+   * The session cookie's Secure flag: `auto` (default) sets it when the request came over HTTPS,
+   * directly or through a proxy that sends `X-Forwarded-Proto: https`; `true` always sets it.
+   */
+  readonly secureCookie?: 'auto' | boolean;
+  readonly session?: Omit<SessionStoreOptions, 'now'>;
+}
+
+interface DashboardState {
+  nonce: string;
+  session: Session | null;
+}
+
+const stateOf = (ctx: Context): DashboardState => ctx.state as DashboardState;
+
+const sessionIdOf = (ctx: Context): string | undefined => {
+  for (const part of (ctx.get('cookie') || '').split(';')) {
+    const [name, ...rest] = part.trim().split('=');
+    if (name === SESSION_COOKIE) return rest.join('=');
+  }
+  return undefined;
+};
+
+/**
+ * The operator dashboard (DESIGN.md §7) on the admin port: `/` and `/dashboard/*`. Sign-in with
+ * the admin token, an HttpOnly SameSite=Strict session cookie, a CSRF token plus an Origin /
+ * Sec-Fetch-Site check on every POST, server-rendered HTML under a strict CSP (no build step).
+ */
+export const createDashboard = (context: AdminExtensionContext, options: DashboardOptions = {}): Middleware => {
+  const { service, readModel, adminToken, now } = context;
+  const sessions = createSessionStore({ now, ...options.session });
+  const router = new Router();
+
+  const cookie = (ctx: Context, value: string, maxAgeSeconds: number | null): string => {
+    const secure = options.secureCookie === true || (options.secureCookie !== false && requestScheme(ctx) === 'https');
+    return [`${SESSION_COOKIE}=${value}`, 'Path=/', 'HttpOnly', 'SameSite=Strict', ...(secure ? ['Secure'] : []), ...(maxAgeSeconds === null ? [] : [`Max-Age=${maxAgeSeconds}`])].join('; ');
+  };
+
+  const render = (ctx: Context, status: number, title: string, body: HtmlPart, section: Section | null = null) => {
+    const { nonce, session } = stateOf(ctx);
+    ctx.status = status;
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.body = page({ title, nonce, body, signedIn: session ? { section, csrfToken: session.csrfToken } : undefined }).value;
+  };
+
+  const redirect = (ctx: Context, location: string) => {
+    ctx.redirect(location);
+    ctx.status = 303;
+  };
+
+  const forbidden = (ctx: Context, why: string) =>
+    render(ctx, 403, 'Refused', html`<h1>Request refused</h1><div class="alert error" role="alert">${why}</div><p><a href="/dashboard/keys">Back to the dashboard</a></p>`);
+
+  /** Signed-in pages: without a live session, go to the sign-in form. */
+  const requireSession: Middleware = async (ctx, next) => {
+    if (!stateOf(ctx).session) return redirect(ctx, '/dashboard/sign-in');
+    await next();
+  };
+
+  /**
+   * Every state-changing request: from a page of this origin (Origin / Sec-Fetch-Site), then with
+   * a live session, then with that session's CSRF token. Reads the form for the handler.
+   */
+  const guardedForm = async (ctx: Context): Promise<{ session: Session; form: URLSearchParams } | null> => {
+    if (!isSameOrigin(ctx)) {
+      forbidden(ctx, 'This request did not come from a dashboard page of this server (Origin check).');
+      return null;
+    }
+    const session = stateOf(ctx).session;
+    if (!session) {
+      redirect(ctx, '/dashboard/sign-in');
+      return null;
+    }
+    const form = await readForm(ctx);
+    if (!secretsEqual(form.get('csrf') ?? '', session.csrfToken)) {
+      forbidden(ctx, 'The form has expired or did not come from this dashboard (CSRF check). Reload the page and try again.');
+      return null;
+    }
+    return { session, form };
+  };
+
+  const showKeys = async (ctx: Context, status: number, values: KeyFormValues, errors: KeyFormErrors) => {
+    const session = stateOf(ctx).session as Session;
+    const [keys, plan] = await Promise.all([service.listKeys(), service.getPlan()]);
+    render(ctx, status, 'API keys', keysPage({ keys, plan, flash: sessions.takeFlash(session), csrfToken: session.csrfToken, values, errors }), 'keys');
+  };
+
+  router.get('/', (ctx) => redirect(ctx, '/dashboard/keys'));
+  router.get('/dashboard', (ctx) => redirect(ctx, '/dashboard/keys'));
+
+  router.get('/dashboard/sign-in', (ctx) => {
+    if (stateOf(ctx).session) return redirect(ctx, '/dashboard/keys');
+    render(ctx, 200, 'Sign in', signInPage({ error: null, notice: ctx.query.signedOut === '1' ? 'You are signed out.' : null }));
+  });
+
+  router.post('/dashboard/sign-in', async (ctx) => {
+    // No session yet, so no CSRF token: the Origin check alone stops sign-in forgery.
+    if (!isSameOrigin(ctx)) return forbidden(ctx, 'This request did not come from a dashboard page of this server (Origin check).');
+    const form = await readForm(ctx);
+    if (!secretsEqual(form.get('token') ?? '', adminToken)) {
+      context.logger.warn({ ip: ctx.ip }, 'dashboard sign-in with a wrong admin token');
+      stateOf(ctx).session = null;
+      return render(ctx, 401, 'Sign in', signInPage({ error: 'That admin token is not correct. Check ADMIN_TOKEN and try again.', notice: null }));
+    }
+    const previous = stateOf(ctx).session;
+    if (previous) sessions.destroy(previous.id);
+    // A fresh id at every sign-in: a session id planted before sign-in is worthless.
+    const session = sessions.create();
+    ctx.set('Set-Cookie', cookie(ctx, session.id, null));
+    redirect(ctx, '/dashboard/keys');
+  });
+
+  router.post('/dashboard/sign-out', async (ctx) => {
+    const guarded = await guardedForm(ctx);
+    if (!guarded) return;
+    sessions.destroy(guarded.session.id);
+    ctx.set('Set-Cookie', cookie(ctx, '', 0));
+    redirect(ctx, '/dashboard/sign-in?signedOut=1');
+  });
+
+  router.get('/dashboard/keys', requireSession, (ctx) => showKeys(ctx, 200, emptyKeyForm, {}));
+
+  router.post('/dashboard/keys', async (ctx) => {
+    const guarded = await guardedForm(ctx);
+    if (!guarded) return;
+    const plan = await service.getPlan();
+    const parsed = parseKeyForm(guarded.form, plan.limits.maxRateLimit);
+    if (!parsed.ok) return showKeys(ctx, 422, parsed.values, parsed.errors);
+    try {
+      const created = await service.createKey({ name: parsed.input.name, type: parsed.input.type, allowedDomains: parsed.input.allowedDomains, rateLimit: parsed.input.rateLimit });
+      const key = created.value.key;
+      guarded.session.flash =
+        key === null ? { kind: 'notice', message: `Key "${created.value.name}" was created.` } : { kind: 'created', key, name: created.value.name, keyId: created.value.keyId };
+    } catch (error) {
+      if (!isPubstreamError(error) || error.status >= 500) throw error;
+      guarded.session.flash = { kind: 'error', message: error.message };
+    }
+    redirect(ctx, '/dashboard/keys#new-key');
+  });
+
+  router.get('/dashboard/keys/:keyId', requireSession, async (ctx) => {
+    const session = stateOf(ctx).session as Session;
+    const [key, plan] = await Promise.all([service.getKey(ctx.params.keyId ?? ''), service.getPlan()]);
+    const values: KeyFormValues = { name: key.name, type: key.type, domains: key.allowedDomains.join(', '), rateLimit: String(key.rateLimit) };
+    render(ctx, 200, `Edit ${key.name}`, keyEditPage({ key, plan, csrfToken: session.csrfToken, values, errors: {} }), 'keys');
+  });
+
+  router.post('/dashboard/keys/:keyId', async (ctx) => {
+    const guarded = await guardedForm(ctx);
+    if (!guarded) return;
+    const [key, plan] = await Promise.all([service.getKey(ctx.params.keyId ?? ''), service.getPlan()]);
+    guarded.form.set('type', key.type);
+    const parsed = parseKeyForm(guarded.form, plan.limits.maxRateLimit);
+    if (!parsed.ok) return render(ctx, 422, `Edit ${key.name}`, keyEditPage({ key, plan, csrfToken: guarded.session.csrfToken, values: parsed.values, errors: parsed.errors }), 'keys');
+    try {
+      await service.updateKey(key.keyId, { name: parsed.input.name, allowedDomains: parsed.input.allowedDomains, rateLimit: parsed.input.rateLimit ?? plan.limits.defaultRateLimit });
+      guarded.session.flash = { kind: 'notice', message: `Key "${parsed.input.name}" was saved.` };
+    } catch (error) {
+      if (!isPubstreamError(error) || error.status >= 500) throw error;
+      guarded.session.flash = { kind: 'error', message: error.message };
+    }
+    redirect(ctx, '/dashboard/keys');
+  });
+
+  router.get('/dashboard/keys/:keyId/delete', requireSession, async (ctx) => {
+    const session = stateOf(ctx).session as Session;
+    const key = await service.getKey(ctx.params.keyId ?? '');
+    render(ctx, 200, `Delete ${key.name}`, keyDeletePage({ key, csrfToken: session.csrfToken }), 'keys');
+  });
+
+  router.post('/dashboard/keys/:keyId/delete', async (ctx) => {
+    const guarded = await guardedForm(ctx);
+    if (!guarded) return;
+    const key = await service.getKey(ctx.params.keyId ?? '');
+    // deleteKey returns after the projector applied it: the key is refused from now on.
+    await service.deleteKey(key.keyId);
+    guarded.session.flash = { kind: 'notice', message: `Key "${key.name}" (${key.maskedKey}) was deleted; requests with it now get 401.` };
+    redirect(ctx, '/dashboard/keys');
+  });
+
+  router.get('/dashboard/usage', requireSession, async (ctx) => {
+    const to = now();
+    const requested = typeof ctx.query.key === 'string' && ctx.query.key !== '' ? ctx.query.key : null;
+    const allKeys = await service.listKeys();
+    const selectedKeyId = requested !== null && allKeys.some((key) => key.keyId === requested) ? requested : null;
+    const keyId = selectedKeyId ?? undefined;
+    const monthStart = new Date(Date.UTC(to.getUTCFullYear(), to.getUTCMonth() - 11, 1));
+    const [hourly, daily, monthly] = await Promise.all([
+      usageReport(readModel, { granularity: 'hour', from: new Date(to.getTime() - 23 * 3_600_000), to, keyId }),
+      usageReport(readModel, { granularity: 'day', from: new Date(to.getTime() - 29 * 86_400_000), to, keyId }),
+      usageReport(readModel, { granularity: 'month', from: monthStart, to }),
+    ]);
+    render(
+      ctx,
+      200,
+      'Usage',
+      usagePage({ hourly: hourly.keys, daily: daily.keys, monthly: monthly.keys, allKeys: allKeys.map(({ keyId: id, name, type }) => ({ keyId: id, name, type })), selectedKeyId }),
+      'usage',
+    );
+  });
+
+  router.get('/dashboard/plan', requireSession, async (ctx) => {
+    const session = stateOf(ctx).session as Session;
+    render(ctx, 200, 'Plan', planPage({ plan: await service.getPlan(), flash: sessions.takeFlash(session), csrfToken: session.csrfToken }), 'plan');
+  });
+
+  router.post('/dashboard/plan', async (ctx) => {
+    const guarded = await guardedForm(ctx);
+    if (!guarded) return;
+    const plan = planNameSchema.safeParse(guarded.form.get('plan'));
+    if (!plan.success) guarded.session.flash = { kind: 'error', message: 'Choose one of the listed plans.' };
+    else {
+      try {
+        const result = await service.setPlan({ plan: plan.data });
+        guarded.session.flash = { kind: 'notice', message: `You are now on the ${result.value.plan} plan.` };
+      } catch (error) {
+        if (!isPubstreamError(error) || error.status >= 500) throw error;
+        guarded.session.flash = { kind: 'error', message: error.message };
+      }
+    }
+    redirect(ctx, '/dashboard/plan');
+  });
+
+  router.get('/dashboard/collections', requireSession, async (ctx) => {
+    render(ctx, 200, 'Collections', collectionsPage(await service.listCollections()), 'collections');
+  });
+
+  const routes = router.routes() as unknown as Middleware;
+
+  return async (ctx, next) => {
+    if (ctx.path !== '/' && ctx.path !== '/dashboard' && !ctx.path.startsWith('/dashboard/')) return next();
+    const state = stateOf(ctx);
+    state.nonce = randomBytes(16).toString('base64');
+    state.session = sessions.get(sessionIdOf(ctx));
+    ctx.set('Content-Security-Policy', `default-src 'none'; style-src 'nonce-${state.nonce}'; script-src 'nonce-${state.nonce}'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`);
+    ctx.set('X-Frame-Options', 'DENY');
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.set('Referrer-Policy', 'no-referrer');
+    try {
+      await routes(ctx, async () => {
+        throw new NotFoundError(`No dashboard page at ${ctx.path}`);
+      });
+      if (ctx.status === 404 && (ctx.body === undefined || ctx.body === null)) throw new NotFoundError(`No dashboard page at ${ctx.path}`);
+    } catch (error) {
+      if (!isPubstreamError(error) || error.status >= 500) {
+        context.logger.error({ err: error, method: ctx.method, url: ctx.path }, 'dashboard request failed');
+        return render(ctx, 500, 'Error', html`<h1>Something went wrong</h1><div class="alert error" role="alert">The server could not complete this request. Try again; the admin log has the details.</div>`);
+      }
+      const status = error.status;
+      render(ctx, status, status === 404 ? 'Not found' : 'Error', html`<h1>${status === 404 ? 'Not found' : 'Request refused'}</h1><div class="alert error" role="alert">${error.message}</div><p><a href="/dashboard/keys">Back to the dashboard</a></p>`);
+    }
+  };
+};

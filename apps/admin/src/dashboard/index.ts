@@ -1,0 +1,1 @@
+export { createDashboard, SESSION_COOKIE, type DashboardOptions } from './dashboard.js';
