@@ -7,6 +7,7 @@ import type { Registry } from 'prom-client';
 import { createAdminRoutes } from './adminRoutes.js';
 import { createAdminService, type AdminService } from './adminService.js';
 import { bearerAuth } from './bearerAuth.js';
+import { createDashboard } from './dashboard/index.js';
 import { errorMiddleware } from './errorMiddleware.js';
 import { createReadYourWrites, type ProjectionWaiter } from './readYourWrites.js';
 
@@ -106,7 +107,8 @@ export const createAdminApp = (deps: AdminAppDeps): AdminApp => {
   });
   app.use(routes.routes);
   app.use(routes.allowedMethods);
-  for (const extension of deps.extensions ?? []) app.use(extension({ service, readModel: deps.readModel, adminToken, logger: deps.logger, now: deps.now }));
+  // The dashboard (`/`, `/dashboard/*`) is always served; it has its own sign-in and sessions.
+  for (const extension of [createDashboard, ...(deps.extensions ?? [])]) app.use(extension({ service, readModel: deps.readModel, adminToken, logger: deps.logger, now: deps.now }));
   app.service = service;
   return app as AdminApp;
 };
