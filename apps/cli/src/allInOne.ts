@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { createAdminApp, type AdminService } from '@pubstream/admin';
-import { createInProcessChangeStream, type ChangeStream } from '@pubstream/change-stream';
+import type { ChangeStream } from '@pubstream/change-stream';
 import { loadConfig, type Config } from '@pubstream/config';
-import { createSqliteEventStore, openSqliteDatabase, type EventStore } from '@pubstream/event-store';
+import type { EventStore } from '@pubstream/event-store';
 import { createLogger, createMetricsRegistry, type Logger } from '@pubstream/observability';
 import { createProjector, type Projector } from '@pubstream/projector';
-import { createMemoryReadModel, type ReadModel } from '@pubstream/read-model';
+import type { ReadModel } from '@pubstream/read-model';
+import { openChangeStream, openEventStore, openRateLimiter, openReadModel, processIdentity } from './adapters.js';
 import { generateAdminToken } from './adminToken.js';
 import { listen, type RunningServer } from './httpServer.js';
 import { createPublicApi } from './publicApi.js';
@@ -55,7 +56,8 @@ export interface AllInOne {
 /**
  * The embedded profile in one process (DESIGN.md §2): SQLite log, in-memory read models rebuilt
  * from the log by the projector at start, the in-process change stream, the public API and the
- * admin API on their ports. `pubstream start` runs this; e2e tests start it with free ports.
+ * admin API on their ports. EVENT_STORE_URL / REDIS_URL / KAFKA_BROKERS swap in the distributed
+ * adapters while keeping everything in one process. `pubstream start` runs this; e2e tests start it with free ports.
  */
 export const startAllInOne = async (options: AllInOneOptions = {}): Promise<AllInOne> => {
   const config: Config = Object.freeze({ ...loadConfig(options.env ?? EMBEDDED_TEST_ENV, 'all-in-one'), ...options.config });
@@ -63,7 +65,6 @@ export const startAllInOne = async (options: AllInOneOptions = {}): Promise<AllI
   const now = options.now ?? (() => new Date());
   const newId = options.newId ?? randomUUID;
   const adminToken = config.adminToken ?? generateAdminToken();
-  if (config.eventStore.kind !== 'sqlite') throw new Error('The all-in-one profile in this build runs on SQLite; set EVENT_STORE_URL=sqlite:<path>');
 
   const cleanups: (() => Promise<void>)[] = [];
   const runCleanups = async () => {
@@ -77,11 +78,11 @@ export const startAllInOne = async (options: AllInOneOptions = {}): Promise<AllI
   };
 
   try {
-    const eventStore = createSqliteEventStore(openSqliteDatabase(config.eventStore.path), { now });
+    const eventStore = openEventStore(config, now);
     cleanups.push(() => eventStore.close());
-    const readModel = createMemoryReadModel({ now });
+    const { readModel, redis } = await openReadModel(config, logger, now);
     cleanups.push(() => readModel.close());
-    const changeStream = createInProcessChangeStream({ logger: logger.child({ component: 'change-stream' }) });
+    const changeStream = openChangeStream(config, logger.child({ component: 'change-stream' }), processIdentity('all-in-one'));
     cleanups.push(() => changeStream.close());
     const projector = createProjector({ eventStore, readModel, changeStream, logger: logger.child({ component: 'projector' }), now });
     projector.start();
@@ -110,7 +111,13 @@ export const startAllInOne = async (options: AllInOneOptions = {}): Promise<AllI
     const adminServer: RunningServer = await listen(adminApp.callback(), config.adminHost, config.adminPort);
     cleanups.push(() => adminServer.close(config.shutdownTimeoutMs));
 
-    const publicApi = await createPublicApi({ config, readModel, changeStream, logger: logger.child({ component: 'api' }), now, metrics: apiMetrics, cacheTtlMs: 0 });
+    const publicApi = await createPublicApi({ config, readModel, changeStream, logger: logger.child({ component: 'api' }),
+      now,
+      metrics: apiMetrics,
+      // In front of the in-memory read model a cache only adds staleness.
+      cacheTtlMs: redis === null ? 0 : undefined,
+      rateLimiter: openRateLimiter(config, redis, now),
+    });
     cleanups.push(() => publicApi.close());
     const publicServer = await listen(publicApi.callback, config.host, config.port);
     cleanups.push(async () => {

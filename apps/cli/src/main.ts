@@ -6,6 +6,9 @@ import { createLogger } from '@pubstream/observability';
 import { AdminApiError, createAdminClient } from './adminClient.js';
 import { startAllInOne } from './allInOne.js';
 import { startupBanner } from './startupBanner.js';
+import { openEventStore, openReadModel } from './adapters.js';
+import { startAdminProcess, startApiProcess, startProjectorProcess } from './distributedProcesses.js';
+import { projectionStatus } from '@pubstream/projector';
 
 /** Exit codes: 1 runtime failure, 2 bad configuration or usage. */
 class CliError extends Error {
@@ -82,13 +85,17 @@ program
     runUntilSignal(running.stop, config.shutdownTimeoutMs, (message) => logger.info(message));
   });
 
+const distributed = { api: startApiProcess, projector: startProjectorProcess, admin: startAdminProcess } as const;
 for (const role of ['api', 'projector', 'admin'] as const) {
   program
     .command(role)
-    .description(`run the ${role} process of the distributed profile (configured by environment)`)
+    .description(`run the ${role} process of the distributed profile (REDIS_URL, KAFKA_BROKERS, EVENT_STORE_URL, …)`)
     .action(async () => {
-      configFor(role);
-      throw new CliError(`"pubstream ${role}" (distributed profile) is not yet available in this build; use "pubstream start"`);
+      const config = configFor(role);
+      if (role === 'admin' && config.adminToken === null) throw new CliError('ADMIN_TOKEN is required for "pubstream admin"', 2);
+      const logger = createLogger({ level: config.logLevel, name: `pubstream-${role}` });
+      const running = await distributed[role](config, logger);
+      runUntilSignal(running.stop, config.shutdownTimeoutMs, (message) => logger.info(message));
     });
 }
 
@@ -134,7 +141,25 @@ keys
   });
 
 const projections = program.command('projections').description('projection status and rebuilds');
-projections.command('status').action(notYetAvailable('"pubstream projections status"'));
+projections
+  .command('status')
+  .description('per projection: checkpoint, log head, lag in events and seconds, events/s')
+  .action(async () => {
+    const config = configFor('tool');
+    if (config.redisUrl === null) {
+      throw new CliError('projections status reads the projector checkpoint from Redis (REDIS_URL); the embedded profile keeps it in the running process', 2);
+    }
+    const logger = createLogger({ level: 'warn', name: 'pubstream' });
+    const eventStore = openEventStore(config, () => new Date());
+    const { readModel } = await openReadModel(config, logger, () => new Date());
+    try {
+      const rows = await projectionStatus({ eventStore, readModel });
+      console.table(rows);
+    } finally {
+      await readModel.close();
+      await eventStore.close();
+    }
+  });
 projections.command('rebuild').argument('[names...]').action(notYetAvailable('"pubstream projections rebuild"'));
 program.command('events').description('the event log').command('export').allowUnknownOption().action(notYetAvailable('"pubstream events export"'));
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestListener } from 'node:http';
 import { createApiApp, createFanoutHub, createSubscribeRoute } from '@pubstream/api';
+import type { RateLimiter } from '@pubstream/access';
 import type { ChangeStream } from '@pubstream/change-stream';
 import type { Config } from '@pubstream/config';
 import type { Logger } from '@pubstream/observability';
@@ -25,12 +26,15 @@ export const createPublicApi = async (deps: {
   metrics?: Registry;
   /** Caches are pointless in front of the in-memory read model: 0 disables them. */
   cacheTtlMs?: number;
+  /** Shared limits (Redis) for many API nodes; the API's in-memory limiter by default. */
+  rateLimiter?: RateLimiter;
 }): Promise<PublicApi> => {
   const hub = createFanoutHub({ readModel: deps.readModel, changeStream: deps.changeStream, logger: deps.logger.child({ component: 'fanout' }) });
   await hub.start();
   const api = await createApiApp({
     readModel: deps.readModel,
     changeStream: deps.changeStream,
+    rateLimiter: deps.rateLimiter,
     config: {
       acceptTestKeys: deps.config.acceptTestKeys,
       requireBrowserOrigin: deps.config.requireBrowserOrigin,

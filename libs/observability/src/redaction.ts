@@ -59,7 +59,9 @@ export const redactValue = (value: unknown, depth = 0, seen: WeakSet<object> = n
   if (value instanceof Date) return value.toISOString();
   const copy: Record<string, unknown> = {};
   for (const [name, entry] of Object.entries(value)) {
-    copy[name] = isSecretField(name) && entry !== undefined && entry !== null ? REDACTED : redactValue(entry, depth + 1, seen);
+    // Numbers and booleans are never secrets (a lease's fencing `token` is a counter).
+    const secret = isSecretField(name) && (typeof entry === 'string' || (typeof entry === 'object' && entry !== null));
+    copy[name] = secret ? REDACTED : redactValue(entry, depth + 1, seen);
   }
   return copy;
 };

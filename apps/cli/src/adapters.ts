@@ -1,0 +1,45 @@
+import { hostname } from 'node:os';
+import { EventStoreDBClient } from '@eventstore/db-client';
+import { createRedisRateLimiter, type RateLimiter } from '@pubstream/access';
+import { createInProcessChangeStream, createKafkaChangeStream, type ChangeStream } from '@pubstream/change-stream';
+import type { Config } from '@pubstream/config';
+import { createEsdbEventStore, createSqliteEventStore, openSqliteDatabase, type EventStore } from '@pubstream/event-store';
+import type { Logger } from '@pubstream/observability';
+import { connectRedis, createMemoryReadModel, createRedisReadModel, type ReadModel, type RedisReadModelClient } from '@pubstream/read-model';
+import { Kafka, logLevel } from 'kafkajs';
+
+/**
+ * Builds the clients the configuration names and hands them to the libs' adapters
+ * (DESIGN.md §2): SQLite or EventStoreDB, memory or Redis, in-process or Kafka. Only apps build
+ * clients; the adapters never read configuration.
+ */
+export const openEventStore = (config: Config, now: () => Date): EventStore => {
+  if (config.eventStore.kind === 'sqlite') return createSqliteEventStore(openSqliteDatabase(config.eventStore.path), { now });
+  return createEsdbEventStore(EventStoreDBClient.connectionString`${config.eventStore.connectionString}`);
+};
+
+export interface OpenedReadModel {
+  readonly readModel: ReadModel;
+  /** The Redis client when the read model is on Redis (shared by the rate limiter). */
+  readonly redis: RedisReadModelClient | null;
+}
+
+export const openReadModel = async (config: Config, logger: Logger, now: () => Date): Promise<OpenedReadModel> => {
+  if (config.redisUrl === null) return { readModel: createMemoryReadModel({ now }), redis: null };
+  // Errors are logged, not thrown: node-redis reconnects by itself and reads answer 503 meanwhile.
+  const redis = await connectRedis(config.redisUrl, (error) => logger.warn({ err: error }, 'redis connection error'));
+  return { readModel: createRedisReadModel(redis), redis };
+};
+
+export const openChangeStream = (config: Config, logger: Logger, clientId: string): ChangeStream => {
+  if (config.kafkaBrokers === null) return createInProcessChangeStream({ logger });
+  const kafka = new Kafka({ clientId, brokers: [...config.kafkaBrokers], logLevel: logLevel.NOTHING });
+  return createKafkaChangeStream(kafka, { topic: config.kafkaTopic, logger });
+};
+
+/** Rate limits shared by every API node through Redis; undefined means the API's in-memory default. */
+export const openRateLimiter = (config: Config, redis: RedisReadModelClient | null, now: () => Date): RateLimiter | undefined =>
+  redis === null ? undefined : createRedisRateLimiter({ client: redis, window: config.rateLimitWindow, now });
+
+/** Who this process is, for the projector lease (shown to operators, never trusted for fencing). */
+export const processIdentity = (role: string): string => `${hostname()}:${process.pid}:${role}`;

@@ -1,0 +1,112 @@
+import { randomUUID } from 'node:crypto';
+import { createAdminApp } from '@pubstream/admin';
+import type { Config } from '@pubstream/config';
+import { createLogger, createMetricsRegistry, type Logger } from '@pubstream/observability';
+import { createProjector } from '@pubstream/projector';
+import { openChangeStream, openEventStore, openRateLimiter, openReadModel, processIdentity } from './adapters.js';
+import { listen } from './httpServer.js';
+import { createPublicApi } from './publicApi.js';
+
+/** A started process of the distributed profile. */
+export interface RunningProcess {
+  readonly url: string | null;
+  stop(): Promise<void>;
+}
+
+type Cleanup = () => Promise<void>;
+
+const stopper = (logger: Logger, cleanups: Cleanup[]) => {
+  let stopping: Promise<void> | null = null;
+  return () =>
+    (stopping ??= (async () => {
+      for (const cleanup of cleanups.splice(0).reverse()) {
+        try {
+          await cleanup();
+        } catch (error) {
+          logger.warn({ err: error }, 'error while stopping');
+        }
+      }
+    })());
+};
+
+/** Runs `build`; on failure closes whatever it had opened, then rethrows. */
+const starting = async (logger: Logger, build: (cleanups: Cleanup[]) => Promise<string | null>): Promise<RunningProcess> => {
+  const cleanups: Cleanup[] = [];
+  const stop = stopper(logger, cleanups);
+  try {
+    const url = await build(cleanups);
+    return { url, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+};
+
+/** `pubstream api`: the public read API and SSE fanout on Redis + Kafka; many of them may run. */
+export const startApiProcess = (config: Config, logger: Logger = createLogger({ level: config.logLevel, name: 'pubstream-api' })) =>
+  starting(logger, async (cleanups) => {
+    const now = () => new Date();
+    const { readModel, redis } = await openReadModel(config, logger, now);
+    cleanups.push(() => readModel.close());
+    const changeStream = openChangeStream(config, logger, processIdentity('api'));
+    cleanups.push(() => changeStream.close());
+    const api = await createPublicApi({
+      config,
+      readModel,
+      changeStream,
+      logger,
+      now,
+      metrics: createMetricsRegistry({ app: 'api' }),
+      rateLimiter: openRateLimiter(config, redis, now),
+    });
+    cleanups.push(() => api.close());
+    const server = await listen(api.callback, config.host, config.port);
+    cleanups.push(async () => {
+      const closing = server.close(config.shutdownTimeoutMs);
+      await api.drain();
+      await closing;
+    });
+    logger.info({ url: server.url }, 'public API listening');
+    return server.url;
+  });
+
+/** `pubstream projector`: follows the log into Redis and publishes to Kafka; one holds the lease at a time. */
+export const startProjectorProcess = (config: Config, logger: Logger = createLogger({ level: config.logLevel, name: 'pubstream-projector' })) =>
+  starting(logger, async (cleanups) => {
+    const now = () => new Date();
+    const eventStore = openEventStore(config, now);
+    cleanups.push(() => eventStore.close());
+    const { readModel } = await openReadModel(config, logger, now);
+    cleanups.push(() => readModel.close());
+    const changeStream = openChangeStream(config, logger, processIdentity('projector'));
+    cleanups.push(() => changeStream.close());
+    const projector = createProjector({ eventStore, readModel, changeStream, logger, now, lease: { holder: processIdentity('projector'), ttlMs: 10_000 } });
+    projector.start();
+    cleanups.push(() => projector.stop());
+    logger.info({}, 'projector started');
+    return null;
+  });
+
+/** `pubstream admin`: the write side; read-your-writes polls the projector's checkpoint in Redis. */
+export const startAdminProcess = (config: Config, logger: Logger = createLogger({ level: config.logLevel, name: 'pubstream-admin' })) =>
+  starting(logger, async (cleanups) => {
+    const now = () => new Date();
+    if (config.adminToken === null) throw new Error('ADMIN_TOKEN is required for "pubstream admin"');
+    const eventStore = openEventStore(config, now);
+    cleanups.push(() => eventStore.close());
+    const { readModel } = await openReadModel(config, logger, now);
+    cleanups.push(() => readModel.close());
+    const app = createAdminApp({
+      eventStore,
+      readModel,
+      config: { adminToken: config.adminToken, readYourWritesTimeoutMs: config.readYourWritesTimeoutMs },
+      logger,
+      now,
+      newId: randomUUID,
+      metrics: createMetricsRegistry({ app: 'admin' }),
+    });
+    const server = await listen(app.callback(), config.adminHost, config.adminPort);
+    cleanups.push(() => server.close(config.shutdownTimeoutMs));
+    logger.info({ url: server.url }, 'admin API listening');
+    return server.url;
+  });
