@@ -19,14 +19,16 @@ export interface LoadResult {
 /** Drives one server with autocannon for a bounded time (loopback only). */
 export const runLoad = async (
   baseUrl: string,
-  request: LoadRequest,
+  request: LoadRequest | readonly LoadRequest[],
   options: { connections: number; durationSeconds: number },
 ): Promise<LoadResult> => {
+  // Several requests are sent in turn by every connection (e.g. one per API key).
+  const list = Array.isArray(request) ? request : [request as LoadRequest];
   const result = await autocannon({
     url: baseUrl,
     connections: options.connections,
     duration: options.durationSeconds,
-    requests: [{ method: request.method ?? 'GET', path: request.path, headers: request.headers, body: request.body }],
+    requests: list.map((r) => ({ method: r.method ?? 'GET', path: r.path, headers: r.headers, body: r.body })),
   });
   return {
     requestsPerSecond: result.requests.average,

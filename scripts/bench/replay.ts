@@ -1,0 +1,92 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createInProcessChangeStream } from '@pubstream/change-stream';
+import { createSqliteEventStore, openSqliteDatabase, type EventStore, type StreamAppend } from '@pubstream/event-store';
+import { createProjector } from '@pubstream/projector';
+import { connectRedis, createMemoryReadModel, createRedisReadModel, type ReadModel } from '@pubstream/read-model';
+import type { ScenarioContext } from './scenarios.js';
+
+/** A log of `total` events: one collection, items created, then a quarter of them updated. */
+const buildLog = async (store: EventStore, total: number): Promise<void> => {
+  const occurredAt = new Date().toISOString();
+  const meta = { occurredAt };
+  await store.appendToStream('collection-replay', [{ type: 'CollectionCreated', data: { slug: 'replay', name: 'Replay', sortableFields: [{ name: 'score', type: 'number' }] }, metadata: meta }], {
+    expectedRevision: 'no_stream',
+  });
+  const creates = Math.floor(((total - 1) * 4) / 5);
+  const updates = total - 1 - creates;
+  const item = (i: number) => `r-${String(i).padStart(7, '0')}`;
+  for (let start = 0; start < creates; start += 1_000) {
+    const batch: StreamAppend[] = [];
+    for (let i = start; i < Math.min(creates, start + 1_000); i++) {
+      batch.push({
+        streamName: `item-${item(i)}`,
+        expectedRevision: 'no_stream',
+        events: [{ type: 'ItemCreated', data: { id: randomUUID(), dataId: item(i), collection: 'replay', data: { title: `Item ${i}`, score: i % 1000 } }, metadata: meta }],
+      });
+    }
+    await store.appendToStreams(batch);
+  }
+  for (let start = 0; start < updates; start += 1_000) {
+    const batch: StreamAppend[] = [];
+    for (let i = start; i < Math.min(updates, start + 1_000); i++) {
+      batch.push({
+        streamName: `item-${item(i)}`,
+        expectedRevision: 0,
+        events: [{ type: 'ItemUpdated', data: { dataId: item(i), collection: 'replay', data: { title: `Item ${i} v2`, score: (i * 7) % 1000 } }, metadata: meta }],
+      });
+    }
+    await store.appendToStreams(batch);
+  }
+};
+
+const timeRebuild = async (store: EventStore, readModel: ReadModel): Promise<number> => {
+  const head = await store.headPosition();
+  const projector = createProjector({ eventStore: store, readModel, changeStream: createInProcessChangeStream(), batchSize: 1_000, name: `replay-${randomUUID()}` });
+  const started = performance.now();
+  projector.start();
+  while (!(await projector.waitFor(head, 60_000))) {
+    /* keep waiting: large logs on a loaded machine */
+  }
+  const seconds = (performance.now() - started) / 1000;
+  await projector.stop();
+  return head / seconds;
+};
+
+/** Events/s of a full projection rebuild from the SQLite log, into memory and into Redis. */
+export const measureReplay = async (redisUrl: string, context: ScenarioContext): Promise<void> => {
+  const total = context.quick ? 50_000 : 200_000;
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'pubstream-replay-'));
+  const store = createSqliteEventStore(openSqliteDatabase(path.join(dir, 'events.db')));
+  try {
+    await buildLog(store, total);
+    const label = `replay rebuild of ${total.toLocaleString('en-US')} events`;
+    const memory = await timeRebuild(store, createMemoryReadModel());
+    context.rows.push({ scenario: label, profile: 'embedded', unit: 'events/s', value: memory, target: '≥ 50,000 events/s', met: memory >= 50_000 });
+    console.log(`  [embedded] ${label}: ${Math.round(memory)} events/s`);
+    const client = await connectRedis(redisUrl, () => undefined);
+    try {
+      const redisRate = await timeRebuild(store, createRedisReadModel(client, { namespace: `bench-${randomUUID().slice(0, 8)}` }));
+      const store_ = context.rows.find((r) => r.scenario.startsWith('redis-benchmark'));
+      context.rows.push({
+        scenario: label,
+        profile: 'redis',
+        unit: 'events/s',
+        value: redisRate,
+        baseline: store_ ? 'redis-benchmark GET' : undefined,
+        ratio: store_ ? redisRate / store_.value : undefined,
+        target: '≥ 50,000 events/s',
+        met: redisRate >= 50_000,
+      });
+      console.log(`  [redis] ${label}: ${Math.round(redisRate)} events/s`);
+      await client.flushAll();
+    } finally {
+      await client.close();
+    }
+  } finally {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+};

@@ -1,0 +1,92 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { startChild, type RunningChild } from './childProcess.js';
+
+export interface BenchService {
+  readonly publicUrl: string;
+  readonly adminUrl: string;
+  readonly adminToken: string;
+  /** The process that serves the public API (for RSS). */
+  readonly api: RunningChild;
+  stop(): Promise<void>;
+}
+
+export const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+
+const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
+const CLI = 'apps/cli/src/main.ts';
+
+/** `pubstream start` (embedded profile) as its own process, on free loopback ports. */
+export const startEmbeddedService = async (extraEnv: NodeJS.ProcessEnv = {}): Promise<BenchService> => {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'pubstream-bench-'));
+  const [port, adminPort] = [await freePort(), await freePort()];
+  const api = await startChild(CLI, ['start', '--no-demo'], {
+    env: {
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      ADMIN_PORT: String(adminPort),
+      ADMIN_TOKEN,
+      DATA_DIR: dataDir,
+      EVENT_STORE_URL: `sqlite:${dataDir}/events.db`,
+      LOG_LEVEL: 'warn',
+      ...extraEnv,
+    },
+    ready: /public API\s+(http\S+)/,
+    timeoutMs: 120_000,
+  });
+  return {
+    publicUrl: `http://127.0.0.1:${port}`,
+    adminUrl: `http://127.0.0.1:${adminPort}`,
+    adminToken: ADMIN_TOKEN,
+    api,
+    stop: async () => {
+      await api.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+};
+
+/**
+ * The distributed profile on one machine: an admin, a projector and an API process sharing a
+ * SQLite log file, Redis read models and rate limits, and a Kafka change stream.
+ */
+export const startDistributedService = async (redisUrl: string, kafkaBrokers: string): Promise<BenchService> => {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'pubstream-bench-'));
+  const [port, adminPort] = [await freePort(), await freePort()];
+  const env: NodeJS.ProcessEnv = {
+    HOST: '127.0.0.1',
+    ADMIN_HOST: '127.0.0.1',
+    PORT: String(port),
+    ADMIN_PORT: String(adminPort),
+    ADMIN_TOKEN,
+    DATA_DIR: dataDir,
+    EVENT_STORE_URL: `sqlite:${dataDir}/events.db`,
+    REDIS_URL: redisUrl,
+    KAFKA_BROKERS: kafkaBrokers,
+    LOG_LEVEL: 'warn',
+  };
+  const ready = /listening|active|started/i;
+  const projector = await startChild(CLI, ['projector'], { env, ready, timeoutMs: 120_000 });
+  const admin = await startChild(CLI, ['admin'], { env, ready, timeoutMs: 120_000 });
+  const api = await startChild(CLI, ['api'], { env, ready, timeoutMs: 120_000 });
+  return {
+    publicUrl: `http://127.0.0.1:${port}`,
+    adminUrl: `http://127.0.0.1:${adminPort}`,
+    adminToken: ADMIN_TOKEN,
+    api,
+    stop: async () => {
+      await Promise.all([api.stop(), admin.stop(), projector.stop()]);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+};
