@@ -262,3 +262,36 @@ describe('property: public reads equal a naive model of the admin writes', () =>
     );
   }, 120_000);
 });
+
+// Runs last: it changes the project's plan, which needs every key within the new plan's maximum.
+describe('plans through the admin API, limits on the public API', () => {
+  beforeAll(async () => {
+    const keys = (await admin('GET', '/admin/keys')).body as { data: { keyId: string }[] };
+    for (const { keyId } of keys.data) expect((await admin('DELETE', `/admin/keys/${keyId}`)).status).toBe(204);
+  });
+  afterAll(async () => {
+    await admin('PUT', '/admin/plan', { plan: 'business', monthlyQuota: null });
+  });
+
+  it('a new key gets the plan default; above the plan maximum is refused', async () => {
+    const downgrade = await admin('PUT', '/admin/plan', { plan: 'free' });
+    expect(downgrade.body).toMatchObject({ plan: 'free' });
+    const { key } = await createKey();
+    expect((await read('/public/data/dune', key)).headers.get('x-ratelimit-limit')).toBe('100');
+    const tooMuch = await admin('POST', '/admin/keys', { name: 'greedy', type: 'live', rateLimit: 101 });
+    expect(tooMuch.status).toBe(400);
+  });
+
+  it('the monthly quota answers 429 Try again later. for live keys only', async () => {
+    expect((await admin('PUT', '/admin/plan', { plan: 'pro', monthlyQuota: 2 })).status).toBe(200);
+    const { key } = await createKey();
+    const { key: testKey } = await createKey({ type: 'test' });
+    expect((await read('/public/data/dune', key)).status).toBe(200);
+    expect((await read('/public/data/dune', key)).status).toBe(200);
+    const over = await read('/public/data/dune', key);
+    expect(over.status).toBe(429);
+    expect(over.body).toEqual({ error: 'Too Many Requests', message: 'Rate limit exceeded. Try again later.' });
+    expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await read('/public/data/dune', testKey)).status).toBe(200);
+  });
+});

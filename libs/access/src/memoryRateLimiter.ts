@@ -1,4 +1,4 @@
-import { RateLimiterMemory } from 'rate-limiter-flexible';
+import { BoundedMemoryLimiter } from './boundedMemoryLimiter.js';
 import { createFlexibleRateLimiter } from './flexibleRateLimiter.js';
 import type { RateLimiter, RateLimitWindow } from './rateLimiter.js';
 
@@ -7,5 +7,5 @@ export const createMemoryRateLimiter = (options: { window: RateLimitWindow; now?
   createFlexibleRateLimiter({
     window: options.window,
     now: options.now ?? (() => new Date()),
-    build: (points, duration) => new RateLimiterMemory({ points, duration, keyPrefix: 'rl' }),
+    build: (points, duration) => new BoundedMemoryLimiter({ points, duration, keyPrefix: 'rl' }),
   });

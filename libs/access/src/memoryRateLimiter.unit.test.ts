@@ -65,3 +65,15 @@ describe('memory rate limiter', () => {
     expect((await checkRateLimits(key('test', 100), deps)).rejection).toBeNull();
   });
 });
+
+describe('monthly quota early in a long month', () => {
+  it('keeps counting when the month ends more than 24.8 days away (beyond what Node timers hold)', async () => {
+    const now = () => new Date('2026-03-01T00:00:05.000Z');
+    const limiter = createMemoryRateLimiter({ window: 'minute', now });
+    expect(await limiter.consumeMonthly('project', 2)).toMatchObject({ allowed: true });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await limiter.consumeMonthly('project', 2)).toMatchObject({ allowed: true, remaining: 0 });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await limiter.consumeMonthly('project', 2)).toMatchObject({ allowed: false });
+  });
+});

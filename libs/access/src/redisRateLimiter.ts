@@ -1,4 +1,5 @@
-import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
+import { RateLimiterRedis } from 'rate-limiter-flexible';
+import { BoundedMemoryLimiter } from './boundedMemoryLimiter.js';
 import { createFlexibleRateLimiter } from './flexibleRateLimiter.js';
 import type { RateLimiter, RateLimitWindow } from './rateLimiter.js';
 
@@ -26,6 +27,6 @@ export const createRedisRateLimiter = (options: {
         points,
         duration,
         keyPrefix: options.keyPrefix ?? 'ps:rl',
-        insuranceLimiter: new RateLimiterMemory({ points, duration, keyPrefix: 'rl-insurance' }),
+        insuranceLimiter: new BoundedMemoryLimiter({ points, duration, keyPrefix: 'rl-insurance' }),
       }),
   });
