@@ -179,6 +179,35 @@ describe('projector on SQLite + memory read model', () => {
     for (const committed of entityVersions(fromScratch.received)) expect(delivered).toContain(committed);
   });
 
+  it('killed between the write and the publish 20 times in a row, every committed version still reaches subscribers', async () => {
+    const { eventStore, readModel } = open();
+    const delivered: ChangeMessage[] = [];
+    let head = await append(eventStore, 'collection-news', 'CollectionCreated', { slug: 'news', name: 'News', sortableFields: [] });
+    for (let round = 0; round < 20; round++) {
+      const before = head;
+      for (let i = 0; i < 3; i++) {
+        const dataId = `r${i}`;
+        const exists = round > 0;
+        head = await append(eventStore, `item-${dataId}`, exists ? 'ItemUpdated' : 'ItemCreated', exists ? { dataId, collection: 'news', data: { round } } : { id: uuidOf(100 + i), dataId, collection: 'news', data: { round } });
+      }
+      // Each incarnation republishes what its predecessor left, writes the new events, then "dies"
+      // when publishing them.
+      const dying = await createTestChangeStream({ failOnceWhen: (messages) => messages.some((m) => m.position > before) });
+      const projector = startProjector({ eventStore, readModel, changeStream: dying.changeStream, batchSize: 2, retry: { initialMs: 60_000 } });
+      await waitUntil(() => dying.failures() === 1);
+      await projector.stop();
+      expect(await readModel.getCheckpoint('projector')).toBeGreaterThan(before);
+      delivered.push(...dying.received);
+    }
+    const healthy = await createTestChangeStream();
+    const last = startProjector({ eventStore, readModel, changeStream: healthy.changeStream });
+    await waitUntil(async () => (await last.status()).published === head);
+    delivered.push(...healthy.received);
+    const seen = new Set(entityVersions(delivered));
+    expect(seen).toContain('collection:news:update@0');
+    for (let i = 0; i < 3; i++) for (let version = 0; version < 20; version++) expect(seen).toContain(`item:r${i}:update@${version}`);
+  });
+
   it('a transient read-model error stops it advancing; it retries and resumes from its checkpoint', async () => {
     const { eventStore, readModel } = open();
     const { changeStream, received } = await createTestChangeStream();

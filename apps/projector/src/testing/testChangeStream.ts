@@ -13,7 +13,9 @@ export interface TestChangeStream {
  * The real in-process change stream with one recording subscriber; its first `failPublishes`
  * publishes throw, as a broker outage or a crash right after the read-model write would.
  */
-export const createTestChangeStream = async (options: { failPublishes?: number } = {}): Promise<TestChangeStream> => {
+export const createTestChangeStream = async (
+  options: { failPublishes?: number; failOnceWhen?: (messages: readonly ChangeMessage[]) => boolean } = {},
+): Promise<TestChangeStream> => {
   const inner = createInProcessChangeStream();
   const received: ChangeMessage[] = [];
   await inner.subscribe({ onMessages: (messages) => void received.push(...messages) });
@@ -21,6 +23,7 @@ export const createTestChangeStream = async (options: { failPublishes?: number }
   let failed = 0;
   const changeStream: ChangeStream = {
     async publish(messages) {
+      if (options.failOnceWhen && failed === 0 && options.failOnceWhen(messages)) toFail = 1;
       if (toFail > 0) {
         toFail -= 1;
         failed += 1;
