@@ -4,6 +4,12 @@
 // from REDIS_URL / KAFKA_BROKERS / ESDB_CONNECTION_STRING, else testcontainers, else infra/local.
 import { spawnSync } from 'node:child_process';
 
+// In CI the project installs and starts Redis, the cluster and Kafka itself (infra/local), so a
+// backend that cannot be had there is a failure, not a skip. Locally a missing backend skips its
+// suites with one printed line. EventStoreDB is never required: no server package exists here.
+const env = { ...process.env, FORCE_COLOR: process.env.CI ? '0' : '1' };
+if (process.env.CI && env.PUBSTREAM_REQUIRE_BACKENDS === undefined) env.PUBSTREAM_REQUIRE_BACKENDS = 'redis,redisCluster,kafka';
+
 const steps = [
   ['type-check', 'npx', ['tsc', '-b']],
   ['lint', 'npx', ['eslint', '.', '--max-warnings=0']],
@@ -13,7 +19,7 @@ const steps = [
 for (const [name, cmd, args] of steps) {
   const started = Date.now();
   console.log(`\n▶ ${name}: ${cmd} ${args.join(' ')}`);
-  const result = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, FORCE_COLOR: process.env.CI ? '0' : '1' } });
+  const result = spawnSync(cmd, args, { stdio: 'inherit', env });
   if (result.status !== 0) {
     console.error(`✖ ${name} failed (exit ${result.status ?? result.signal})`);
     process.exit(result.status ?? 1);
