@@ -8,3 +8,4 @@ export { createProgressReporter, createLineProgressReporter, createBarProgressRe
 export { compareReadModels, type ReadModelDifference } from './compareReadModels.js';
 export { projectionStatus, type ProjectionStatusRow, type ProjectionStatusOptions } from './projectionStatus.js';
 export { measureLag, type Lag } from './lag.js';
+export { exportEvents, importEvents, parseNdjsonEvents, toNdjsonLine, entityKeyOf, type ExportedEvent, type ExportOptions } from './eventExport.js';
