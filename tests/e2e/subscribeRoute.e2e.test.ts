@@ -231,7 +231,8 @@ describe('GET /subscribe: refusals are JSON before any stream starts', () => {
 
 describe('GET /subscribe: hand-off and back-pressure', () => {
   it('race: 50 subscribers connecting at random moments during a write burst each see strictly consecutive versions', async () => {
-    const w = await world({ coalesceMs: 5 });
+    // Snapshot reads answer late, so writes land and their messages arrive while they are in flight.
+    const w = await world({ coalesceMs: 5, slowReadsMs: 20 });
     const { apiKey } = await w.createKey();
     await w.putCollection('race');
     await w.putItem('race', 'counter', { n: 0 });

@@ -15,7 +15,27 @@ export interface SubscribeTestWorldOptions extends Partial<SubscribeConfig> {
   readonly hubMaxBufferedBytes?: number;
   /** Extra hub options (e.g. a change stream wrapper). */
   readonly hub?: Partial<FanoutHubOptions>;
+  /** Default: a new memory read model. The world closes it. */
+  readonly readModel?: ReadModel;
+  /**
+   * The hub's reads answer up to this many ms late (read first, then wait: a slow response), so
+   * that writes land and their messages arrive while a snapshot is in flight.
+   */
+  readonly slowReadsMs?: number;
 }
+
+const withSlowReads = (readModel: ReadModel, maxDelayMs: number): FanoutHubOptions['readModel'] => {
+  const late = async <T>(value: Promise<T>): Promise<T> => {
+    const result = await value;
+    await new Promise((resolve) => setTimeout(resolve, Math.random() * maxDelayMs));
+    return result;
+  };
+  return {
+    getItems: (dataIds) => late(readModel.getItems(dataIds)),
+    getCollectionPage: (slug, query) => late(readModel.getCollectionPage(slug, query)),
+    getPlan: () => readModel.getPlan(),
+  };
+};
 
 export interface SubscribeTestWorld {
   /** http://127.0.0.1:PORT */
@@ -44,11 +64,11 @@ export interface SubscribeTestWorld {
  * in-process change stream. Writes play the projector: apply to the read model, then publish.
  */
 export const createSubscribeTestWorld = async (options: SubscribeTestWorldOptions = {}): Promise<SubscribeTestWorld> => {
-  const readModel = createMemoryReadModel();
+  const readModel = options.readModel ?? createMemoryReadModel();
   const changeStream = createInProcessChangeStream();
   let gapHandler: ((reason: string) => void) | undefined;
   const hub = createFanoutHub({
-    readModel,
+    readModel: options.slowReadsMs ? withSlowReads(readModel, options.slowReadsMs) : readModel,
     changeStream: {
       subscribe: (handlers) => {
         gapHandler = handlers.onGap;
