@@ -1,0 +1,69 @@
+import type { Config } from '@pubstream/config';
+import { createLogger, type Logger } from '@pubstream/observability';
+import { createProjector, type ProjectorState } from '@pubstream/projector';
+import { openChangeStream, openEventStore, openReadModel, processIdentity } from '../adapters.js';
+import type { RunningProcess } from '../distributedProcesses.js';
+import { DEFAULT_LEASE_TTL_MS, type ProjectorNodeOptions } from './config.js';
+import { crashBeforePublish } from './crashBeforePublish.js';
+
+const STATE_POLL_MS = 250;
+
+/** What an operator reads in the log when this process changes role. */
+const roleLine = (state: ProjectorState): string | null =>
+  state === 'running' ? 'projector active' : state === 'waiting-for-lease' ? 'projector standby' : null;
+
+/**
+ * `pubstream projector`: follows the event log into the Redis read model and publishes each change
+ * to Kafka. Several may run; only the holder of the `projector` lease in Redis writes (every write
+ * carries its fencing token), the others stand by and take over within the lease TTL. Logs one line
+ * per change of role: "projector active" / "projector standby".
+ */
+export const runProjectorNode = async (
+  config: Config,
+  options: ProjectorNodeOptions = { leaseTtlMs: DEFAULT_LEASE_TTL_MS, exitBeforePublishProbability: 0 },
+  logger: Logger = createLogger({ level: config.logLevel, name: 'pubstream-projector' }),
+): Promise<RunningProcess> => {
+  const now = () => new Date();
+  const holder = processIdentity('projector');
+  const cleanups: (() => Promise<void>)[] = [];
+  let stopping: Promise<void> | null = null;
+  const stop = () =>
+    (stopping ??= (async () => {
+      for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch((error: unknown) => logger.warn({ err: error }, 'error while stopping'));
+    })());
+  try {
+    const eventStore = openEventStore(config, now);
+    cleanups.push(() => eventStore.close());
+    const { readModel } = await openReadModel(config, logger, now);
+    cleanups.push(() => readModel.close());
+    const kafka = openChangeStream(config, logger, holder);
+    cleanups.push(() => kafka.close());
+    const changeStream = crashBeforePublish(kafka, options.exitBeforePublishProbability, () =>
+      logger.warn({}, 'fault injection: exiting between a read-model write and its publish'),
+    );
+    const projector = createProjector({ eventStore, readModel, changeStream, logger: logger.child({ component: 'projector' }), now, lease: { holder, ttlMs: options.leaseTtlMs } });
+    projector.start();
+    cleanups.push(() => projector.stop());
+
+    let shown: string | null = null;
+    const watch = setInterval(() => {
+      projector.status().then(
+        (status) => {
+          const line = roleLine(status.state);
+          if (line !== null && line !== shown) {
+            shown = line;
+            logger.info({ holder, applied: status.applied, published: status.published }, line);
+          }
+        },
+        () => {},
+      );
+    }, STATE_POLL_MS);
+    watch.unref();
+    cleanups.push(async () => clearInterval(watch));
+    logger.info({ holder, leaseTtlMs: options.leaseTtlMs }, 'projector started');
+    return { url: null, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+};

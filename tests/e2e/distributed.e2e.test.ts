@@ -1,0 +1,120 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeWithBackend, startLocalRedis, type LocalRedis } from '@pubstream/testing';
+import { openSse, type ReceivedEvent, type SseTestClient } from '../../apps/api/src/subscribe/testing/sseTestClient.js';
+import { ADMIN_TOKEN, adminHttp } from '../../apps/cli/src/distributed/testing/adminHttp.js';
+import { eventually, startNodeProcess, type NodeProcess } from '../../apps/cli/src/distributed/testing/nodeProcess.js';
+
+// The distributed profile as real processes (`pubstream admin|projector|api`): one admin, one
+// projector and two API nodes on a Redis of this file's own, a real Kafka broker and a SQLite log
+// file shared by the admin (writer) and the projector (reader).
+
+const ORIGIN = 'https://shop.example.com';
+const isItem = (dataId: string) => (event: ReceivedEvent) => event.data?.dataId === dataId && event.event === 'update';
+
+describeWithBackend('kafka', 'distributed profile: two API nodes, one projector, one admin (real Redis + Kafka)', (brokers) => {
+  let redis: LocalRedis;
+  let dir: string;
+  const nodes: NodeProcess[] = [];
+  const clients: SseTestClient[] = [];
+  let admin: ReturnType<typeof adminHttp>;
+  let apis: NodeProcess[] = [];
+
+  const connect = async (node: NodeProcess, params: Record<string, string>): Promise<SseTestClient> => {
+    const client = await openSse(`${node.url}/subscribe?${new URLSearchParams(params).toString()}`, { Origin: ORIGIN });
+    clients.push(client);
+    return client;
+  };
+  const read = (node: NodeProcess, path: string, key: string) => fetch(`${node.url}${path}`, { headers: { 'X-API-Key': key, Origin: ORIGIN } });
+
+  beforeAll(async () => {
+    redis = await startLocalRedis();
+    dir = mkdtempSync(join(tmpdir(), 'pubstream-distributed-'));
+    const env = {
+      EVENT_STORE_URL: `sqlite:${join(dir, 'events.db')}`,
+      REDIS_URL: redis.url,
+      KAFKA_BROKERS: brokers,
+      KAFKA_TOPIC: `pubstream-e2e-${randomUUID()}`,
+      ADMIN_TOKEN,
+    };
+    const started = await Promise.all([
+      startNodeProcess('admin', env),
+      startNodeProcess('projector', env),
+      startNodeProcess('api', env),
+      startNodeProcess('api', env),
+    ]);
+    nodes.push(...started);
+    apis = started.filter((node) => node.role === 'api');
+    admin = adminHttp(started[0]!.url, ADMIN_TOKEN);
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const client of clients.splice(0)) client.close();
+    await Promise.all(nodes.map((node) => node.stop()));
+    await redis?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  }, 60_000);
+
+  it('a subscriber on each API node receives every admin write in version order; a read on either node reflects it', async () => {
+    await admin('POST', '/admin/collections', { slug: 'live', name: 'Live' });
+    await admin('PUT', '/admin/collections/live/items/counter', { data: { n: 0 } });
+    const { key } = await admin<{ key: string }>('POST', '/admin/keys', { name: 'e2e', type: 'live', allowedDomains: ['shop.example.com'] });
+
+    const subscribers = await Promise.all(apis.map((node) => connect(node, { apiKey: key, dataIds: 'counter', collections: 'live' })));
+    for (const subscriber of subscribers) {
+      expect(subscriber.status).toBe(200);
+      await subscriber.waitFor(isItem('counter'), 'snapshot of counter');
+    }
+
+    const last = 40;
+    for (let n = 1; n <= last; n++) {
+      await admin('PUT', '/admin/collections/live/items/counter', { data: { n } });
+      // The admin answers after read-your-writes: both nodes read the new value at once.
+      if (n % 10 === 0) {
+        for (const node of apis) {
+          const response = await read(node, '/public/data/counter', key);
+          expect(response.status).toBe(200);
+          expect((await response.json()).data).toEqual({ n });
+        }
+      }
+    }
+    for (const subscriber of subscribers) {
+      await subscriber.waitFor((event) => isItem('counter')(event) && event.data.data.n === last, `n = ${last}`);
+      const updates = subscriber.events.filter(isItem('counter')).map((event) => event.data);
+      // Every version once, in order: the snapshot's, then each write's.
+      expect(updates.map((update) => update.data.n)).toEqual(Array.from({ length: last + 1 }, (_, n) => n));
+      const versions = updates.map((update) => update.version).filter((version) => version !== undefined);
+      expect(versions).toEqual([...versions].sort((a, b) => a - b));
+    }
+  });
+
+  it('a key deleted through the admin API is rejected by both API nodes within one second; its streams end with key_revoked', async () => {
+    await admin('POST', '/admin/collections', { slug: 'revoke', name: 'Revoke' });
+    await admin('PUT', '/admin/collections/revoke/items/thing', { data: { ok: true } });
+    const { key, keyId } = await admin<{ key: string; keyId: string }>('POST', '/admin/keys', { name: 'doomed', type: 'live', allowedDomains: ['shop.example.com'] });
+    // Warm each node's key cache, so that the deletion has to invalidate it.
+    for (const node of apis) expect((await read(node, '/public/data/thing', key)).status).toBe(200);
+    const streams = await Promise.all(apis.map((node) => connect(node, { apiKey: key, dataIds: 'thing' })));
+    for (const stream of streams) await stream.waitFor(isItem('thing'), 'snapshot');
+
+    await admin('DELETE', `/admin/keys/${keyId}`);
+    const deletedAt = Date.now();
+    const rejectedAfter = await Promise.all(
+      apis.map((node) =>
+        eventually(`401 from ${node.url}`, async () => {
+          const response = await read(node, '/public/data/thing', key);
+          await response.text();
+          return response.status === 401 ? Date.now() - deletedAt : undefined;
+        }, 5_000, 20),
+      ),
+    );
+    for (const ms of rejectedAfter) expect(ms).toBeLessThanOrEqual(1_000);
+    for (const stream of streams) {
+      await stream.ended;
+      expect(stream.events.at(-1)).toEqual({ event: 'reconnect', data: { reason: 'key_revoked' } });
+    }
+  });
+});
