@@ -257,7 +257,8 @@ export const createDashboard = (context: AdminExtensionContext, options: Dashboa
     ctx.set('Content-Security-Policy', `default-src 'none'; style-src 'nonce-${state.nonce}'; script-src 'nonce-${state.nonce}'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`);
     ctx.set('X-Frame-Options', 'DENY');
     ctx.set('X-Content-Type-Options', 'nosniff');
-    ctx.set('Referrer-Policy', 'no-referrer');
+    // Not no-referrer: with it Chromium sends `Origin: null` on form posts, and the Origin check needs it.
+    ctx.set('Referrer-Policy', 'same-origin');
     try {
       await routes(ctx, async () => {
         throw new NotFoundError(`No dashboard page at ${ctx.path}`);

@@ -43,7 +43,7 @@ export const page = (options: PageOptions): SafeHtml => html`<!doctype html>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="same-origin">
 <title>${options.title} · Pubstream dashboard</title>
 <style nonce="${options.nonce}">${trustedHtml(STYLESHEET)}</style>
 </head>
