@@ -108,4 +108,49 @@ describeWithBackend('redis', 'projector on a Redis read model', (url) => {
     for (let k = 0; k < 30; k++) expect(lastVersions.get(`x${k}`)).toBe(3);
     await eventStore.close();
   }, 60_000);
+  it('a rebuild killed with SIGKILL halfway resumes from its checkpoint and ends with the same result', async () => {
+    const file = join(dir, `rebuild-${Date.now()}.db`);
+    const eventStore = createSqliteEventStore(openSqliteDatabase(file));
+    await append(eventStore, 'collection-load', 'CollectionCreated', { slug: 'load', name: 'Load', sortableFields: [] });
+    const batch = [];
+    for (let i = 0; i < 3000; i++) {
+      const dataId = `y${i % 1000}`;
+      batch.push({
+        streamName: `item-${dataId}`,
+        expectedRevision: 'any' as const,
+        events: [i < 1000 ? { type: 'ItemCreated', data: { id: uuidOf(i + 1), dataId, collection: 'load', data: { i } } } : { type: 'ItemUpdated', data: { dataId, collection: 'load', data: { i } } }],
+      });
+    }
+    await eventStore.appendToStreams(batch);
+    const head = await eventStore.headPosition();
+    const ns = namespace();
+    const target = createRedisReadModel(client, { namespace: ns });
+
+    const script = fileURLToPath(new URL('./testing/rebuildProcess.ts', import.meta.url));
+    const child = spawn(process.execPath, ['--import', 'tsx', script, file, url, ns, '20'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    children.push(child);
+    const exited = once(child, 'exit');
+    let output = '';
+    child.stdout?.on('data', (chunk) => (output += String(chunk)));
+    const deadline = Date.now() + 30_000;
+    // Kill it once it has applied a quarter of the log.
+    while ((await target.getCheckpoint('projector')) < head / 4) {
+      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`rebuild did not progress as expected: ${output.slice(-200)}`);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    child.kill('SIGKILL');
+    await exited;
+    expect(output).not.toContain('finished');
+    const reached = await target.getCheckpoint('projector');
+    expect(reached).toBeLessThan(head);
+
+    const resumed = await rebuildReadModels({ eventStore, target, batchSize: 200 });
+    expect(resumed.resumedFrom).toBe(reached);
+    expect(resumed.position).toBe(head);
+    const fresh = createMemoryReadModel();
+    await rebuildReadModels({ eventStore, target: fresh });
+    expect(await compareReadModels(fresh, target)).toEqual([]);
+    expect(await target.countItems('load')).toBe(1000);
+    await eventStore.close();
+  }, 60_000);
 });
