@@ -29,23 +29,8 @@ const connect = async (url: string): Promise<SseTestClient> => {
 const isItem = (dataId: string) => (event: ReceivedEvent) => event.data?.dataId === dataId;
 const isPage = (slug: string) => (event: ReceivedEvent) => event.data?.collectionSlug === slug;
 
-// Until apps/cli mounts the route (it needs @pubstream/api to export ./subscribe), these tests
-// say so on one line and skip rather than fail; tests/e2e/subscribeRoute.e2e.test.ts covers the
-// route meanwhile.
-let mounted = true;
-const NOT_MOUNTED = 'GET /subscribe is not mounted by startAllInOne yet (apps/api index export + apps/cli publicApi wiring)';
-const requireMounted = (context: { skip: (note?: string) => void }): void => {
-  if (!mounted) context.skip(NOT_MOUNTED);
-};
-
 beforeAll(async () => {
   service = await startAllInOne();
-  const probe = await fetch(`${service.publicUrl}/subscribe`);
-  await probe.text();
-  if (probe.status === 404) {
-    mounted = false;
-    console.log(`[skip] ${NOT_MOUNTED}`);
-  }
 });
 afterEach(() => {
   for (const client of clients.splice(0)) client.close();
@@ -55,8 +40,7 @@ afterAll(async () => {
 });
 
 describe('GET /subscribe on the all-in-one process', () => {
-  it('streams the snapshot and the admin writes: update, delete, empty page, key_revoked', async (context) => {
-    requireMounted(context);
+  it('streams the snapshot and the admin writes: update, delete, empty page, key_revoked', async () => {
     await admin('POST', '/admin/collections', { slug: 'shoes', name: 'Shoes' });
     await admin('PUT', '/admin/collections/shoes/items/runner', { data: { price: 100 } });
     const { key, keyId } = await createKey();
@@ -89,8 +73,7 @@ describe('GET /subscribe on the all-in-one process', () => {
     expect(client.events.at(-1)).toEqual({ event: 'reconnect', data: { reason: 'key_revoked' } });
   });
 
-  it('refuses with JSON before any stream: 401, 403 plan, 400, 404', async (context) => {
-    requireMounted(context);
+  it('refuses with JSON before any stream: 401, 403 plan, 400, 404', async () => {
     await admin('POST', '/admin/collections', { slug: 'hats', name: 'Hats' });
     const { key } = await createKey();
     const refuse = async (params: Record<string, string>, status: number, message: string | RegExp) => {
@@ -111,8 +94,7 @@ describe('GET /subscribe on the all-in-one process', () => {
     }
   });
 
-  it('race: 50 subscribers connecting at random moments while an item is written as fast as possible see consecutive versions', async (context) => {
-    requireMounted(context);
+  it('race: 50 subscribers connecting at random moments while an item is written as fast as possible see consecutive versions', async () => {
     await admin('POST', '/admin/collections', { slug: 'race', name: 'Race' });
     await admin('PUT', '/admin/collections/race/items/counter', { data: { n: 0 } });
     const { key } = await createKey();
@@ -148,8 +130,7 @@ describe('GET /subscribe on the all-in-one process', () => {
 });
 
 describe('stream lifetime on the all-in-one process', () => {
-  it('cycles streams after STREAM_TTL_MS and ends them with shutdown on a graceful stop', async (context) => {
-    requireMounted(context);
+  it('cycles streams after STREAM_TTL_MS and ends them with shutdown on a graceful stop', async () => {
     const short = await startAllInOne({ config: { streamTtlMs: 300 } });
     try {
       await fetch(`${short.adminUrl}/admin/collections`, {
