@@ -1,0 +1,67 @@
+// The README's Node.js example is code that runs: it is cut out of libs/client/README.md, pointed at a
+// real all-in-one server, and executed as its own Node process.
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startAllInOne } from '../../apps/cli/src/allInOne.js';
+
+const repo = fileURLToPath(new URL('../../', import.meta.url));
+const dataDir = mkdtempSync(join(tmpdir(), 'pubstream-client-readme-'));
+const scratch = join(repo, '.tmp', `client-readme-${process.pid}`);
+let server: Awaited<ReturnType<typeof startAllInOne>>;
+let key: string;
+
+async function admin(method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
+  const response = await fetch(server.adminUrl + path, {
+    method,
+    headers: { Authorization: `Bearer ${server.adminToken}`, 'Content-Type': 'application/json' },
+    body: body === undefined ? null : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`admin ${method} ${path}: ${response.status} ${text}`);
+  return (text ? JSON.parse(text) : {}) as Record<string, unknown>;
+}
+
+/** The first ```ts block after a heading of the client README. */
+function exampleAfter(heading: string): string {
+  const readme = readFileSync(join(repo, 'libs', 'client', 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf(`\n${heading}\n`));
+  const match = /```ts\n([\s\S]*?)```/.exec(section);
+  if (!match?.[1]) throw new Error(`no ts example after ${heading}`);
+  return match[1];
+}
+
+beforeAll(async () => {
+  server = await startAllInOne({
+    env: { PORT: '0', ADMIN_PORT: '0', HOST: '127.0.0.1', ADMIN_HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
+  });
+  await admin('POST', '/admin/collections', { slug: 'articles', name: 'Articles', sortableFields: [] });
+  for (let i = 1; i <= 60; i += 1) await admin('PUT', `/admin/collections/articles/items/article-${i}`, { data: { title: `Article ${i}` } });
+  await admin('PUT', '/admin/collections/articles/items/a', { data: { title: 'A', body: 'dropped by fields' } });
+  key = String((await admin('POST', '/admin/keys', { name: 'readme', type: 'test', allowedDomains: [] })).key);
+  mkdirSync(scratch, { recursive: true });
+}, 120_000);
+
+afterAll(async () => {
+  await server?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+it('runs the Node.js example of the README against a real server', async () => {
+  const code = exampleAfter('## Node.js').replace("'https://data.example.com'", JSON.stringify(server.publicUrl));
+  const file = join(scratch, 'node-example.mts');
+  writeFileSync(file, code);
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', file], {
+    cwd: repo,
+    env: { ...process.env, PUBSTREAM_KEY: key },
+    timeout: 60_000,
+  });
+  const lines = stdout.trim().split('\n');
+  expect(lines[0]).toMatch(/^article-42 Article 42 \d{4}-\d\d-\d\dT[\d:.]+Z$/);
+  expect(lines.slice(1)).toEqual(['61 items, page 2/2', 'no such item']);
+}, 90_000);
