@@ -6,6 +6,7 @@ import { createLogger, type Logger } from '@pubstream/observability';
 import { AdminApiError, createAdminClient } from './adminClient.js';
 import { startAllInOne } from './allInOne.js';
 import { startupBanner } from './startupBanner.js';
+import { runEventsExport, runProjectionsRebuild } from './dataTools.js';
 import { openEventStore, openReadModel } from './adapters.js';
 import { startAdminProcess, startApiProcess } from './distributedProcesses.js';
 import { projectorNodeOptionsFromEnv, runProjectorNode } from './distributed/index.js';
@@ -63,10 +64,6 @@ const adminClientFromEnv = () => {
 };
 
 const printJson = (value: unknown) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
-
-const notYetAvailable = (what: string) => () => {
-  throw new CliError(`${what} is not yet available in this build`);
-};
 
 const program = new Command()
   .name('pubstream')
@@ -166,8 +163,55 @@ projections
       await eventStore.close();
     }
   });
-projections.command('rebuild').argument('[names...]').action(notYetAvailable('"pubstream projections rebuild"'));
-program.command('events').description('the event log').command('export').allowUnknownOption().action(notYetAvailable('"pubstream events export"'));
+projections
+  .command('rebuild')
+  .description('rebuild read models from the log into a new generation (--dry-run: compare with the live one)')
+  .argument('[names...]', 'only these projections')
+  .option('--dry-run', 'rebuild beside the live generation and report differences, without switching', false)
+  .action(async (names: string[], options: { dryRun: boolean }) => {
+    const config = configFor('tool');
+    try {
+      const result = await runProjectionsRebuild(config, createLogger({ level: 'warn', name: 'pubstream' }), { dryRun: options.dryRun, only: names.length > 0 ? names : undefined });
+      printJson({ position: result.position, events: result.events, eventsPerSecond: result.eventsPerSecond, differences: result.differences ?? [] });
+      if ((result.differences?.length ?? 0) > 0) process.exitCode = 1;
+    } catch (error) {
+      throw new CliError(error instanceof Error ? error.message : String(error));
+    }
+  });
+
+const integer = (name: string) => (value: string) => {
+  const parsed = Number(value);
+  if (!Number.isSafeInteger(parsed) || parsed < 0) throw new CliError(`${name} must be a position (an integer ≥ 0)`, 2);
+  return parsed;
+};
+program
+  .command('events')
+  .description('the event log')
+  .command('export')
+  .description('stream the log (with positions) as NDJSON to stdout or a file, or into a Kafka topic')
+  .option('--from <position>', 'events after this position', integer('--from'))
+  .option('--to <position>', 'up to and including this position', integer('--to'))
+  .option('--types <list>', 'comma-separated event types')
+  .addOption(new Option('--format <format>', 'output format').choices(['ndjson']).default('ndjson'))
+  .option('--output <file>', 'write to a file instead of stdout')
+  .option('--to-kafka <topic>', 'publish to a Kafka topic keyed by entity (KAFKA_BROKERS)')
+  .action(async (options: { from?: number; to?: number; types?: string; output?: string; toKafka?: string }) => {
+    const config = configFor('tool');
+    const count = await runEventsExport(config, {
+      from: options.from,
+      to: options.to,
+      types: options.types?.split(',').map((type) => type.trim()).filter(Boolean),
+      output: options.output,
+      toKafka: options.toKafka,
+    });
+    process.stderr.write(`exported ${count} events\n`);
+  });
+
+// `pubstream events export | head`: a closed pipe ends the export quietly.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   if (error instanceof CliError) {
