@@ -318,4 +318,31 @@ describe('GET /subscribe: hand-off and back-pressure', () => {
     const versions = slow.events.filter(isItem('blob')).map((e) => e.data.version as number);
     for (let i = 1; i < versions.length; i++) expect(versions[i]).toBeGreaterThan(versions[i - 1] as number);
   });
+
+  it('destroys the socket of a cut client that never reads again, so the server holds nothing for it', async () => {
+    const maxBufferedBytes = 128 * 1024;
+    const w = await world({ maxBufferedBytes, closeGraceMs: 100 });
+    const { apiKey } = await w.createKey();
+    await w.putCollection('big');
+    await w.putItem('big', 'blob', { text: '' });
+    const stuck = await connect(w.subscribeUrl({ apiKey, dataIds: 'blob' }));
+    await stuck.waitFor(isItem('blob'), 'snapshot');
+    stuck.pause();
+    expect(await w.openSockets()).toBe(1);
+
+    const text = 'y'.repeat(32 * 1024);
+    let writes = 0;
+    while ((w.hub.stats().ended.slow_consumer ?? 0) === 0) {
+      expect(writes++).toBeLessThan(5_000);
+      await w.putItem('big', 'blob', { text, writes });
+      await tick();
+    }
+    expect(w.hub.stats()).toMatchObject({ streams: 0, connecting: 0, bufferedBytes: 0 });
+    // The grace period passes without the client reading: the server destroys the socket.
+    while ((await w.openSockets()) > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(w.hub.stats().peakBufferedBytesPerStream).toBeLessThanOrEqual(maxBufferedBytes);
+    // Writes after the cut cost nothing for it.
+    await w.putItem('big', 'blob', { text, writes: -1 });
+    expect(w.hub.stats().bufferedBytes).toBe(0);
+  });
 });

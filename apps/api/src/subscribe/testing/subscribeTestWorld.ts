@@ -56,6 +56,8 @@ export interface SubscribeTestWorld {
   createKey(options?: { type?: KeyType; allowedDomains?: string[] }): Promise<{ apiKey: string; keyId: string }>;
   deleteKey(keyId: string): Promise<void>;
   setPlan(plan: PlanName): Promise<void>;
+  /** TCP connections the server holds open. */
+  openSockets(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -210,6 +212,7 @@ export const createSubscribeTestWorld = async (options: SubscribeTestWorldOption
       const version = nextVersion('project');
       await write([{ kind: 'plan.put', plan: { plan, monthlyQuota: null, version } }], (pos) => [{ kind: 'plan', action: 'update', version, position: pos }]);
     },
+    openSockets: () => new Promise((resolve, reject) => server.getConnections((error, count) => (error ? reject(error) : resolve(count)))),
     async close() {
       await hub.close();
       server.closeAllConnections();
