@@ -10,7 +10,7 @@ export const collectionsPage = (collections: readonly CollectionView[]): SafeHtm
     collections.length === 0
       ? html`<p class="empty">No collections yet. Create them through the admin API (<code>POST /admin/collections</code>) or <code>pubstream import</code>.</p>`
       : html`<table>
-    <thead><tr><th scope="col">Slug</th><th scope="col">Name</th><th scope="col" class="num">Items</th><th scope="col">Sortable fields</th><th scope="col">Updated</th></tr></thead>
+    <thead><tr><th scope="col">Slug</th><th scope="col">Name</th><th scope="col" class="num">Items</th><th scope="col">Sortable fields</th><th scope="col">Updated (UTC)</th></tr></thead>
     <tbody>${collections.map(
       (collection) => html`<tr>
       <th scope="row"><code>${collection.slug}</code></th>

@@ -84,11 +84,11 @@ ${invalid && html`<div class="alert error" role="alert">The key was not created:
   ${
     keys.length === 0
       ? html`<p class="empty">No keys yet. Create one below.</p>`
-      : html`<div role="region" aria-labelledby="keys-title" tabindex="0">
+      : html`<div class="table-wrap" role="region" aria-labelledby="keys-title" tabindex="0">
   <table>
     <thead><tr>
       <th scope="col">Name</th><th scope="col">Type</th><th scope="col">Key</th><th scope="col">Allowed domains</th>
-      <th scope="col" class="num">Rate limit</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col" class="num">Requests</th><th scope="col"><span class="sr-only">Actions</span></th>
+      <th scope="col" class="num">Rate limit</th><th scope="col">Created (UTC)</th><th scope="col">Last used (UTC)</th><th scope="col" class="num">Requests</th><th scope="col"><span class="sr-only">Actions</span></th>
     </tr></thead>
     <tbody>${keys.map(keyRow)}</tbody>
   </table></div>`
@@ -118,7 +118,7 @@ export const keyEditPage = (options: { key: KeyView; plan: PlanView; csrfToken: 
 <h1>Edit key “${key.name}”</h1>
 ${invalid && html`<div class="alert error" role="alert">Nothing was saved: correct the fields marked below.</div>`}
 <section class="panel">
-  <p>${typeBadge(key.type)} <code>${key.maskedKey}</code> · created ${timeOf(key.createdAt)}</p>
+  <p>${typeBadge(key.type)} <code>${key.maskedKey}</code> · created ${timeOf(key.createdAt)} UTC</p>
   <form method="post" action="/dashboard/keys/${encodeURIComponent(key.keyId)}" class="stack" novalidate>
     ${csrfField(csrfToken)}
     ${keyFields({ values, errors, plan, prefix: 'edit' })}

@@ -85,12 +85,12 @@ export const csrfField = (csrfToken: string): SafeHtml => html`<input type="hidd
 const DATE_TIME = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
 const NUMBER = new Intl.NumberFormat('en-US');
 
-/** A date as a `<time>` element (UTC, the full ISO value in `datetime`). */
+/** A date as a `<time>` element, in UTC (column headers say so; the ISO value is in `datetime`). */
 export const timeOf = (iso: string | null, never = 'Never'): HtmlPart => {
   if (iso === null) return html`<span class="muted">${never}</span>`;
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
-  return html`<time datetime="${iso}" title="${iso}">${DATE_TIME.format(date)} UTC</time>`;
+  return html`<time datetime="${iso}" title="${iso}">${DATE_TIME.format(date).replace(',', '')}</time>`;
 };
 
 export const formatNumber = (value: number): string => NUMBER.format(value);

@@ -16,7 +16,7 @@ export const planPage = (options: { plan: PlanView; flash: Flash | null; csrfTok
 ${flashMessage(flash)}
 <div class="cards">
   <div class="card current"><div class="value">${title(plan.plan)}</div><div class="label">Current plan</div></div>
-  <div class="card"><div class="value">${reactiveBadge(plan.limits.reactive)}</div><div class="label">Reactive mode (live subscriptions)</div></div>
+  <div class="card"><div class="value">${plan.limits.reactive ? 'On' : 'Off'}</div><div class="label">Reactive mode (live subscriptions)</div></div>
   <div class="card"><div class="value">${formatNumber(plan.limits.maxRateLimit)}</div><div class="label">Highest rate limit per key</div></div>
   <div class="card"><div class="value">${plan.monthlyQuota === null ? 'None' : formatNumber(plan.monthlyQuota)}</div><div class="label">Monthly quota (live requests)</div></div>
 </div>

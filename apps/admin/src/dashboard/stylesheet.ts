@@ -18,7 +18,7 @@ header.top nav a[aria-current=page]{background:#fff;color:#10243e;font-weight:60
 header.top form{margin-left:auto}
 header.top button{background:transparent;color:#fff;border:1px solid #6c84a3}
 header.top button:hover{background:#1d3a5f}
-main{max-width:1180px;margin:0 auto;padding:1.5rem}
+main{max-width:1240px;margin:0 auto;padding:1.5rem}
 h1{font-size:1.6rem;margin:.2rem 0 1rem}
 h2{font-size:1.2rem;margin:0 0 .75rem}
 h3{font-size:1rem;margin:0 0 .5rem}
@@ -26,7 +26,9 @@ h3{font-size:1rem;margin:0 0 .5rem}
 .muted{color:var(--muted)}
 table{border-collapse:collapse;width:100%}
 th,td{text-align:left;padding:.55rem .6rem;border-bottom:1px solid var(--line);vertical-align:top}
-th{font-size:.8rem;text-transform:uppercase;letter-spacing:.04em;color:var(--muted);font-weight:600}
+thead th{font-size:.78rem;text-transform:uppercase;letter-spacing:.04em;color:var(--muted);font-weight:600;white-space:nowrap}
+tbody th{font-weight:600}
+td code,td time{white-space:nowrap}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
 tbody tr:hover{background:#f9fafb}
 code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9em}
@@ -51,7 +53,10 @@ button:hover,.button:hover{filter:brightness(1.1)}
 button.secondary,.button.secondary{background:#fff;color:var(--accent)}
 button.danger,.button.danger{background:var(--danger);border-color:var(--danger);color:#fff}
 .actions{display:flex;gap:.5rem;flex-wrap:wrap;align-items:center}
-td .actions a{font-size:.9rem}
+td .actions{gap:.15rem .6rem}
+.table-wrap{overflow-x:auto}
+form.actions select{width:auto;min-width:16rem}
+form.actions label{margin:0}
 .field-error{color:var(--danger);font-size:.88rem;margin:.25rem 0 0}
 .field-error ul{margin:.1rem 0;padding-left:1.2rem}
 .alert{border-radius:8px;padding:.8rem 1rem;margin-bottom:1.25rem;border:1px solid}

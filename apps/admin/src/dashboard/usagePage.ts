@@ -26,9 +26,12 @@ const monthName = (bucket: string): string => {
 const monthlyTable = (monthly: readonly KeyUsageReport[]): SafeHtml => {
   const live = monthly.filter((report) => report.type === 'live');
   if (live.length === 0) return html`<p class="empty">No live keys yet: test keys are not billed.</p>`;
-  const months = [...(live[0]?.series ?? [])].map((point) => point.bucket).reverse();
+  const buckets = (live[0]?.series ?? []).map((point) => point.bucket);
+  // Months before the first request are left out (the current month always shows).
+  const first = buckets.findIndex((bucket) => live.some((report) => report.series.some((point) => point.bucket === bucket && point.count > 0)));
+  const months = buckets.slice(first === -1 ? Math.max(buckets.length - 1, 0) : first).reverse();
   const countOf = (report: KeyUsageReport, bucket: string) => report.series.find((point) => point.bucket === bucket)?.count ?? 0;
-  return html`<div role="region" aria-labelledby="monthly-title" tabindex="0"><table>
+  return html`<div class="table-wrap" role="region" aria-labelledby="monthly-title" tabindex="0"><table>
   <thead><tr><th scope="col">Month</th>${live.map((report) => html`<th scope="col" class="num">${report.name} <span class="sr-only">(${report.maskedKey})</span></th>`)}<th scope="col" class="num">All live keys</th></tr></thead>
   <tbody>${months.map(
     (bucket) =>
