@@ -18,6 +18,7 @@ export const apiKeySpec: ProjectionSpec<KeyRecord> = {
   name: 'apiKeys',
   handles: ['ApiKeyCreated', 'ApiKeyUpdated', 'ApiKeyDeleted'],
   idOf,
+  creates: ['ApiKeyCreated'],
   load: (readModel, keyIds) => loadEach(keyIds, (keyId) => readModel.getKey(keyId)),
   evolve(doc: KeyRecord | null, { event, revision, at }: ProjectedEvent): KeyRecord | null {
     switch (event.type) {

@@ -21,6 +21,7 @@ export const collectionSpec: ProjectionSpec<CollectionRecord> = {
   name: 'collections',
   handles: ['CollectionCreated', 'CollectionUpdated', 'CollectionDeleted'],
   idOf,
+  creates: ['CollectionCreated'],
   load: (readModel, slugs) => loadEach(slugs, (slug) => readModel.getCollection(slug)),
   evolve(doc: CollectionRecord | null, { event, revision, at }: ProjectedEvent): CollectionRecord | null {
     switch (event.type) {

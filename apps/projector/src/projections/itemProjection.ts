@@ -18,6 +18,7 @@ export const itemSpec: ProjectionSpec<ItemRecord> = {
   name: 'items',
   handles: ['ItemCreated', 'ItemUpdated', 'ItemDeleted'],
   idOf,
+  creates: ['ItemCreated'],
   async load(readModel, ids) {
     // One round trip for every item of the batch (the projector never reads per event).
     const records = await readModel.getItems(ids);

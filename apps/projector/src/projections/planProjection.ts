@@ -6,6 +6,7 @@ export const planSpec: ProjectionSpec<PlanRecord> = {
   name: 'plan',
   handles: ['PlanChanged'],
   idOf: () => 'plan',
+  creates: ['PlanChanged'],
   load: async () => new Map(),
   evolve(doc: PlanRecord | null, { event, revision }: ProjectedEvent): PlanRecord | null {
     if (event.type !== 'PlanChanged') return doc;

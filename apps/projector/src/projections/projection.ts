@@ -22,6 +22,11 @@ export interface ProjectionSpec<Doc> {
   readonly handles: readonly EventType[];
   /** Which record an event changes (dataId, slug, keyId, …). */
   idOf(event: PubstreamEvent): string;
+  /**
+   * Events whose `evolve` ignores the current record (creations). A record whose first event in a
+   * batch is one of these is not loaded: imports and rebuilds skip the read entirely.
+   */
+  readonly creates?: readonly EventType[];
   /** Current records for these ids, in as few read-model calls as the port allows. */
   load(readModel: ReadModel, ids: readonly string[]): Promise<ReadonlyMap<string, Doc | null>>;
   evolve(doc: Doc | null, event: ProjectedEvent): Doc | null;
@@ -81,9 +86,18 @@ export const defineProjection = <Doc>(spec: ProjectionSpec<Doc>): Projection => 
     handles: spec.handles,
     touched,
     async project(readModel, events) {
-      const ids = touched(events);
-      if (ids.length === 0) return [];
-      return foldProjection(spec, await spec.load(readModel, ids), events);
+      const mine = events.filter((e) => spec.handles.includes(e.event.type));
+      if (mine.length === 0) return [];
+      const firstSeen = new Set<string>();
+      const toLoad: string[] = [];
+      for (const { event } of mine) {
+        const id = spec.idOf(event);
+        if (firstSeen.has(id)) continue;
+        firstSeen.add(id);
+        if (!spec.creates?.includes(event.type)) toLoad.push(id);
+      }
+      const loaded = toLoad.length > 0 ? await spec.load(readModel, toLoad) : new Map<string, Doc | null>();
+      return foldProjection(spec, loaded, mine);
     },
   };
 };
