@@ -1,0 +1,69 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ADMIN_TOKEN, adminHttp } from './adminHttp.js';
+import { startNodeProcess, type NodeProcess } from './nodeProcess.js';
+
+export interface DistributedCluster {
+  readonly redisUrl: string;
+  /** The environment every process of this cluster gets. */
+  readonly env: Readonly<Record<string, string>>;
+  readonly admin: NodeProcess;
+  readonly apis: NodeProcess[];
+  readonly projectors: NodeProcess[];
+  /** Calls the admin API (throws on non-2xx). */
+  readonly adminApi: ReturnType<typeof adminHttp>;
+  /** Starts one more projector process (with extra env). */
+  startProjector(extraEnv?: Record<string, string>): Promise<NodeProcess>;
+  /** Stops every process (SIGTERM, then SIGKILL) and removes the log file. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Real processes of the distributed profile for e2e tests: the given Redis, the Kafka broker with a
+ * fresh topic, a SQLite log file shared by the admin (writer) and the projectors (readers).
+ */
+export const startDistributedCluster = async (options: {
+  readonly brokers: string;
+  readonly apis?: number;
+  readonly projectors?: number;
+  /** A Redis of the test's own (startLocalRedis), so that the test may kill it; the test stops it. */
+  readonly redisUrl: string;
+  readonly env?: Record<string, string>;
+}): Promise<DistributedCluster> => {
+  const dir = mkdtempSync(join(tmpdir(), 'pubstream-distributed-'));
+  const env = {
+    EVENT_STORE_URL: `sqlite:${join(dir, 'events.db')}`,
+    REDIS_URL: options.redisUrl,
+    KAFKA_BROKERS: options.brokers,
+    KAFKA_TOPIC: `pubstream-e2e-${randomUUID()}`,
+    ADMIN_TOKEN,
+    PROJECTOR_LEASE_TTL_MS: '2000',
+    ...options.env,
+  };
+  const all: NodeProcess[] = [];
+  const projectors: NodeProcess[] = [];
+  const startProjector = async (extraEnv: Record<string, string> = {}) => {
+    const projector = await startNodeProcess('projector', { ...env, ...extraEnv });
+    all.push(projector);
+    projectors.push(projector);
+    return projector;
+  };
+  const stop = async () => {
+    await Promise.all(all.map((node) => node.stop()));
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    const [admin, ...rest] = await Promise.all([
+      startNodeProcess('admin', env),
+      ...Array.from({ length: options.apis ?? 2 }, () => startNodeProcess('api', env)),
+    ]);
+    all.push(admin!, ...rest);
+    for (let i = 0; i < (options.projectors ?? 1); i++) await startProjector();
+    return { redisUrl: options.redisUrl, env, admin: admin!, apis: rest, projectors, adminApi: adminHttp(admin!.url, ADMIN_TOKEN), startProjector, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+};
