@@ -26,7 +26,8 @@ describeWithBackend('kafka', 'two API processes on one Redis', (brokers) => {
 
   it('a key limited to 100 requests per window gets exactly 100 successes across both nodes, the rest 429 with headers', async () => {
     const { key } = await cluster.adminApi<{ key: string }>('POST', '/admin/keys', { name: 'limited', type: 'test', rateLimit: 100 });
-    const [a, b] = cluster.apis as [{ url: string }, { url: string }];
+    const a = cluster.apis[0]!;
+    const b = cluster.apis[1]!;
     // 160 requests, alternating nodes, 16 at a time.
     const responses: Response[] = [];
     for (let batch = 0; batch < 10; batch++) {
