@@ -323,8 +323,13 @@ export const createProjector = (deps: ProjectorDeps): Projector => {
       let appliedNow = applied;
       let publishedNow = published;
       if (state !== 'running') {
-        // A standby or stopped projector reports what the active one has stored.
-        [appliedNow, publishedNow] = await Promise.all([readModel.getCheckpoint(name), readModel.getCheckpoint(publishedName)]);
+        // A standby or stopped projector reports what the active one has stored; while the read
+        // model is unreachable, what this one last knew.
+        try {
+          [appliedNow, publishedNow] = await Promise.all([readModel.getCheckpoint(name), readModel.getCheckpoint(publishedName)]);
+        } catch (err) {
+          logger.warn({ err }, 'projector status: read model unreachable, reporting the last known checkpoints');
+        }
       }
       const head = await eventStore.headPosition();
       const lag = await measureLag(eventStore, appliedNow, head, now);
