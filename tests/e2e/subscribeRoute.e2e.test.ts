@@ -215,6 +215,10 @@ describe('GET /subscribe: refusals are JSON before any stream starts', () => {
     await expectJsonError(await connect(url({ collections: 'posts' })), 429, 'Too Many Requests', /Too many concurrent streams for this API key/);
     expect(w.hub.stats().streams).toBe(2);
     expect(w.hub.stats().connecting).toBe(0);
+    // HEAD runs the checks but opens no stream.
+    const head = await fetch(url({ collections: 'posts' }), { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(w.hub.stats().streams).toBe(2);
 
     await w.setPlan('pro');
     await expectJsonError(

@@ -88,6 +88,14 @@ export const createSubscribeRoute = (deps: SubscribeRouteDeps): Middleware => {
     if (deps.consumeRate) await deps.consumeRate(ctx, key, plan);
     const query = parseSubscribeQuery({ collections: ctx.query.collections, dataIds: ctx.query.dataIds });
 
+    if (ctx.method === 'HEAD') {
+      // @koa/router answers HEAD with the GET handler: report the checks, open no stream.
+      ctx.status = 200;
+      ctx.type = 'text/event-stream';
+      ctx.set('Cache-Control', 'no-cache, no-transform');
+      return;
+    }
+
     await hub.start();
     // Registered before the snapshot is read: every delta from here on is buffered (DESIGN.md §6).
     const stream = hub.open({

@@ -133,7 +133,7 @@ export const createSubscribeTestWorld = async (options: SubscribeTestWorldOption
     }
   });
   app.use(async (ctx, next) => {
-    if (ctx.path === '/subscribe' && ctx.method === 'GET') return route(ctx, next);
+    if (ctx.path === '/subscribe' && (ctx.method === 'GET' || ctx.method === 'HEAD')) return route(ctx, next);
     throw new NotFoundError('Route not found');
   });
   const server: Server = app.listen(0, '127.0.0.1');
