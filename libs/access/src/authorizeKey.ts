@@ -1,7 +1,8 @@
 import { ForbiddenError, UnauthorizedError } from '@pubstream/domain';
 import type { KeyRecord } from '@pubstream/read-model';
-import { hashApiKey, parseApiKeyType } from './apiKeys.js';
+import { parseApiKeyType } from './apiKeys.js';
 import { isDomainAllowed } from './domainWhitelist.js';
+import { createKeyHashMemo } from './keyHashMemo.js';
 import { requestingDomain } from './requestingDomain.js';
 
 export interface AccessRequest {
@@ -29,6 +30,9 @@ export interface AccessDeps {
   readonly requireBrowserOrigin: boolean;
 }
 
+// Only well-formed keys reach it (checked below), so it holds at most 10,000 plausible keys.
+const hashOfKey = createKeyHashMemo();
+
 /**
  * Checks an API key and the requesting domain (specification, Authentication; DESIGN.md §6, §7).
  * Throws UnauthorizedError (401 `Invalid API key`) for a missing, malformed, unknown or deleted
@@ -42,7 +46,7 @@ export const authorizeKey = async (request: AccessRequest, deps: AccessDeps): Pr
   if (type === null) throw new UnauthorizedError();
   if (type === 'test' && !deps.acceptTestKeys) throw new UnauthorizedError();
 
-  const key = await deps.getKey(hashApiKey(apiKey));
+  const key = await deps.getKey(hashOfKey(apiKey));
   if (key === null || key.type !== type) throw new UnauthorizedError();
 
   const domain = requestingDomain({ origin: request.origin, referer: request.referer });

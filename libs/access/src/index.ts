@@ -9,3 +9,4 @@ export * from './flexibleRateLimiter.js';
 export * from './memoryRateLimiter.js';
 export * from './redisRateLimiter.js';
 export * from './rateLimitCheck.js';
+export * from './keyHashMemo.js';

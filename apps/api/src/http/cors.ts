@@ -20,9 +20,11 @@ export const corsPreflight = (): Middleware =>
     ctx.set('Allow', 'GET, POST, OPTIONS');
   };
 
-/** Headers of every keyed response; Access-Control-Allow-Origin only for an origin the key allows. */
+/**
+ * Headers of every keyed response; Access-Control-Allow-Origin only for an origin the key allows.
+ * The caller has already set `Vary: Origin` (before the key check, so refusals carry it too).
+ */
 export const applyCorsHeaders = (ctx: Context, allowedOrigin: string | null): void => {
-  ctx.vary('Origin');
   ctx.set('Access-Control-Expose-Headers', EXPOSED_HEADERS);
   if (allowedOrigin) ctx.set('Access-Control-Allow-Origin', allowedOrigin);
 };

@@ -32,6 +32,7 @@ export const keyedRoute = (access: PublicAccess, load: (ctx: Context, grant: Acc
       }
     }
     ctx.status = 200;
-    ctx.type = 'application/json';
+    // The full header value, not ctx.type: skips Koa's per-request MIME lookup.
+    ctx.set('Content-Type', 'application/json; charset=utf-8');
     ctx.body = body;
   };

@@ -8,10 +8,14 @@ import type { PublicAccess } from '../publicAccess.js';
 import { parseBatchRequest, pickFields } from './batchRequest.js';
 import { BUILT_IN_SORT_FIELDS, parseCollectionQuery } from './collectionQuery.js';
 import { keyedRoute } from './keyedRoute.js';
+import { createReplyCache } from './replyCache.js';
 
 /** The three read routes of the specification (Endpoints 1-3). */
 export const publicRoutes = (router: Router, deps: { readModel: ReadModel; access: PublicAccess }): void => {
   const { readModel, access } = deps;
+  // Hot items and pages are read far more often than they change: serialize and hash once per version.
+  const itemReplies = createReplyCache(10_000);
+  const pageReplies = createReplyCache(1_000);
 
   router.get(
     '/public/data/:dataId',
@@ -20,11 +24,14 @@ export const publicRoutes = (router: Router, deps: { readModel: ReadModel; acces
       if (!isValidDataId(dataId)) throw new ValidationError('Invalid dataId format');
       const item = await backendCall(readModel.getItem(dataId));
       if (item === null) throw new NotFoundError('Data not found');
-      const { id, collectionId, data, createdAt, updatedAt } = item;
-      return {
-        body: JSON.stringify({ id, dataId: item.dataId, collectionId, data, createdAt, updatedAt }),
-        etag: weakEtag(['item', item.dataId, item.version]),
-      };
+      // The internal id changes when a deleted dataId is created again, whose version may repeat.
+      return itemReplies.get(item.dataId, `${item.id}@${item.version}`, () => {
+        const { id, collectionId, data, createdAt, updatedAt } = item;
+        return {
+          body: JSON.stringify({ id, dataId: item.dataId, collectionId, data, createdAt, updatedAt }),
+          etag: weakEtag(['item', item.dataId, item.version]),
+        };
+      });
     }),
   );
 
@@ -60,18 +67,22 @@ export const publicRoutes = (router: Router, deps: { readModel: ReadModel; acces
         readModel.getCollectionPage(slug, { sort: query.sort, order: query.order, offset: (query.page - 1) * query.limit, limit: query.limit }),
       );
       if (result === null) throw notFound();
-      const body = {
-        data: result.items.map((item) => ({ dataId: item.dataId, data: item.data })),
-        total: result.total,
-        page: query.page,
-        limit: query.limit,
-        totalPages: Math.ceil(result.total / query.limit),
-      };
-      const versions = result.items.map((item) => `${item.dataId}@${item.version}`);
-      return {
-        body: JSON.stringify(body),
-        etag: weakEtag(['page', slug, query.sort, query.order, query.page, query.limit, result.total, ...versions]),
-      };
+      const versions = result.items.map((item) => `${item.id}@${item.version}`);
+      const name = `${slug}\u0000${query.sort}\u0000${query.order}\u0000${query.page}\u0000${query.limit}`;
+      return pageReplies.get(name, `${result.total}\u0000${versions.join('\u0000')}`, () => {
+        const body = {
+          data: result.items.map((item) => ({ dataId: item.dataId, data: item.data })),
+          total: result.total,
+          page: query.page,
+          limit: query.limit,
+          totalPages: Math.ceil(result.total / query.limit),
+        };
+        const tagged = result.items.map((item) => `${item.dataId}@${item.version}`);
+        return {
+          body: JSON.stringify(body),
+          etag: weakEtag(['page', slug, query.sort, query.order, query.page, query.limit, result.total, ...tagged]),
+        };
+      });
     }),
   );
 };
