@@ -4,6 +4,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { EventSource } from 'eventsource';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   BadRequestError,
@@ -312,4 +313,61 @@ describe('reactive mode', () => {
     },
     120_000,
   );
+});
+
+describe('reactive mode edges', () => {
+  it('reports an item that does not exist as null, then its value once it is created', async () => {
+    const client = createClient({ baseUrl: server.publicUrl, apiKey: key, reactive: true });
+    const seen: WatchedItem[] = [];
+    client.watchData('not-yet', (item) => seen.push(item));
+    await eventually('null for the missing item', () => seen.length > 0);
+    expect(seen).toEqual([null]);
+    await putItem('not-yet', { title: 'born' });
+    await eventually('the created item', () => seen.length > 1);
+    expect(seen).toEqual([null, { dataId: 'not-yet', data: { title: 'born' } }]);
+    client.close();
+  });
+
+  it('reports a revoked key as UnauthorizedError and stops reconnecting', async () => {
+    const doomed = await createKey({ type: 'test' });
+    const errors: PubstreamError[] = [];
+    const connections: ConnectedEvent[] = [];
+    let opened = 0;
+    class CountingEventSource extends EventSource {
+      constructor(url: string) {
+        super(url);
+        opened += 1;
+      }
+    }
+    const client = createClient({
+      baseUrl: server.publicUrl,
+      apiKey: doomed.key,
+      reactive: true,
+      EventSource: CountingEventSource,
+      onStreamError: (error) => errors.push(error),
+      onStreamConnected: (event) => connections.push(event),
+    });
+    client.watchData('article-001', () => {});
+    await eventually('a connection', () => connections.length === 1);
+    await admin('DELETE', `/admin/keys/${doomed.keyId}`);
+    await eventually('the UnauthorizedError', () => errors.some((e) => e instanceof UnauthorizedError), streamTtlMs * 4);
+    const attempts = opened;
+    await new Promise((resolve) => setTimeout(resolve, streamTtlMs * 2));
+    expect(opened).toBe(attempts);
+    client.close();
+  });
+
+  it('reports a plan without reactive mode as ForbiddenError', async () => {
+    await admin('PUT', '/admin/plan', { plan: 'pro', monthlyQuota: null });
+    try {
+      const errors: PubstreamError[] = [];
+      const client = createClient({ baseUrl: server.publicUrl, apiKey: key, reactive: true, onStreamError: (error) => errors.push(error) });
+      client.watchCollection(slug, () => {});
+      await eventually('the ForbiddenError', () => errors.length > 0);
+      expect(errors[0]).toBeInstanceOf(ForbiddenError);
+      client.close();
+    } finally {
+      await admin('PUT', '/admin/plan', { plan: 'business', monthlyQuota: null });
+    }
+  });
 });
