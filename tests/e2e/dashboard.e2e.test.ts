@@ -117,6 +117,56 @@ describe('dashboard', () => {
     await context.close();
   });
 
+  it('edits a key\'s domains and rate limit; the public API applies the new whitelist', async () => {
+    const created = await service.admin.createKey({ name: 'Editable', type: 'test', allowedDomains: [] });
+    const key = created.value.key ?? '';
+    const context = await browser.newContext();
+    const page = await signIn(context);
+    await keyRow(page, 'Editable').getByRole('link', { name: /^Edit/ }).click();
+    await page.getByLabel('Allowed domains').fill('shop.example.com, *.example.org');
+    await page.getByLabel(/Rate limit/).fill('250');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('status').filter({ hasText: 'was saved' }).waitFor();
+    const row = keyRow(page, 'Editable');
+    expect(await row.locator('.domains code').allTextContents()).toEqual(['shop.example.com', '*.example.org']);
+    expect(await row.locator('td.num').first().textContent()).toBe('250');
+    const from = (origin: string) => fetch(`${service.publicUrl}/public/data/welcome`, { headers: { 'X-API-Key': key, Origin: origin } });
+    expect((await from('https://shop.example.com')).status).toBe(200);
+    expect((await from('https://elsewhere.example.net')).status).toBe(403);
+    await context.close();
+  });
+
+  it('switches the plan, and refuses a downgrade below a key\'s rate limit with the reason', async () => {
+    const context = await browser.newContext();
+    const page = await signIn(context);
+    await page.getByRole('link', { name: 'Plan' }).click();
+    await page.getByLabel('New plan').selectOption('enterprise');
+    await page.getByRole('button', { name: 'Switch plan' }).click();
+    await page.getByRole('status').filter({ hasText: 'enterprise plan' }).waitFor();
+    expect((await service.admin.getPlan()).plan).toBe('enterprise');
+    // Keys have the business default of 5,000 requests: the free plan allows 100.
+    await page.getByLabel('New plan').selectOption('free');
+    await page.getByRole('button', { name: 'Switch plan' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain("above the free plan's maximum of 100");
+    expect((await service.admin.getPlan()).plan).toBe('enterprise');
+    await page.getByLabel('New plan').selectOption('business');
+    await page.getByRole('button', { name: 'Switch plan' }).click();
+    await page.getByRole('status').filter({ hasText: 'business plan' }).waitFor();
+    await context.close();
+  });
+
+  it('signs out: the old session cookie opens nothing any more', async () => {
+    const context = await browser.newContext();
+    const page = await signIn(context);
+    const [cookie] = await context.cookies(service.adminUrl);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByText('You are signed out.').waitFor();
+    const reused = await fetch(`${service.adminUrl}/dashboard/keys`, { headers: { cookie: `pubstream_session=${cookie?.value}` }, redirect: 'manual' });
+    expect(reused.status).toBe(303);
+    expect(reused.headers.get('location')).toBe('/dashboard/sign-in');
+    await context.close();
+  });
+
   describe('forged requests', () => {
     let evil: Server;
     let evilUrl: string;
