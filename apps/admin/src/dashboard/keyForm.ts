@@ -63,7 +63,7 @@ export const parseKeyForm = (form: URLSearchParams, maxRateLimit: number): KeyFo
   if (values.rateLimit !== '') {
     rateLimit = Number(values.rateLimit);
     if (!/^\d+$/.test(values.rateLimit) || !Number.isSafeInteger(rateLimit) || rateLimit < 1) errors.rateLimit = 'Enter a whole number of requests, at least 1.';
-    else if (rateLimit > maxRateLimit) errors.rateLimit = `Your plan allows at most ${maxRateLimit} requests per window.`;
+    else if (rateLimit > maxRateLimit) errors.rateLimit = `Your plan allows at most ${maxRateLimit.toLocaleString('en-US')} requests per window.`;
   }
 
   if (Object.keys(errors).length > 0) return { ok: false, values, errors };
