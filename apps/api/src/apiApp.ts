@@ -75,12 +75,23 @@ export const createApiApp = async (deps: ApiAppDeps): Promise<ApiApp> => {
 
   const app = new Koa({ proxy: false });
   app.silent = true;
+  // One label object per method, route pattern and status (a small, fixed set), built once, not per request.
+  const labelSets = new Map<string, { method: string; route: string; status: string }>();
+  const labelsOf = (method: string, route: string, status: number) => {
+    const name = `${method} ${route} ${status}`;
+    let labels = labelSets.get(name);
+    if (!labels) {
+      labels = { method, route, status: String(status) };
+      labelSets.set(name, labels);
+    }
+    return labels;
+  };
   const measure: Middleware = async (ctx, next) => {
     const started = performance.now();
     try {
       await next();
     } finally {
-      const labels = { method: ctx.method, route: ctx._matchedRoute === undefined ? 'unmatched' : String(ctx._matchedRoute), status: String(ctx.status) };
+      const labels = labelsOf(ctx.method, ctx._matchedRoute === undefined ? 'unmatched' : String(ctx._matchedRoute), ctx.status);
       http.requests.inc(labels);
       http.duration.observe(labels, (performance.now() - started) / 1000);
     }
