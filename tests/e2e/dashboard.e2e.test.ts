@@ -21,8 +21,14 @@ afterAll(async () => {
   await service?.stop();
 });
 
+// Console errors (a CSP violation would be one: a style or script without its nonce) fail the test.
+const consoleErrors: string[] = [];
+
 const signIn = async (context: BrowserContext): Promise<Page> => {
   const page = await context.newPage();
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(message.text());
+  });
   await page.goto(`${service.adminUrl}/`);
   await page.getByLabel('Admin token').fill(service.adminToken);
   await page.getByRole('button', { name: 'Sign in' }).click();
@@ -82,7 +88,26 @@ describe('dashboard', () => {
 
     const refused = await readItem(key);
     expect(refused.status).toBe(401);
+    expect(consoleErrors).toEqual([]);
     await context.close();
+  });
+
+  it('sends the security headers, and marks the cookie Secure behind an HTTPS proxy', async () => {
+    const page = await fetch(`${service.adminUrl}/dashboard/sign-in`);
+    expect(page.headers.get('content-security-policy')).toMatch(/^default-src 'none'; style-src 'nonce-[^']+'; script-src 'nonce-[^']+';.*frame-ancestors 'none'/);
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
+    expect(page.headers.get('cache-control')).toBe('no-store');
+    const signInVia = (proto: string) =>
+      fetch(`${service.adminUrl}/dashboard/sign-in`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: `${proto}://${new URL(service.adminUrl).host}`, 'x-forwarded-proto': proto },
+        body: `token=${encodeURIComponent(service.adminToken)}`,
+      });
+    const viaHttps = await signInVia('https');
+    expect(viaHttps.status).toBe(303);
+    expect(viaHttps.headers.get('set-cookie')).toMatch(/^pubstream_session=[\w-]{43}; Path=\/; HttpOnly; SameSite=Strict; Secure$/);
+    expect((await signInVia('http')).headers.get('set-cookie')).not.toContain('Secure');
   });
 
   it('refuses a wrong admin token with a clear message and sets no cookie', async () => {

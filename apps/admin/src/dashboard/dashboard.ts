@@ -19,6 +19,9 @@ import { usagePage } from './usagePage.js';
 
 export const SESSION_COOKIE = 'pubstream_session';
 
+const FAVICON =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#10243e"/><path d="M8 22V10h7a4 4 0 0 1 0 8h-7" fill="none" stroke="#fff" stroke-width="3" stroke-linecap="round" stroke-linejoin="round"/><circle cx="23" cy="22" r="3" fill="#ffbf47"/></svg>';
+
 export interface DashboardOptions {
   /**
    * The session cookie's Secure flag: `auto` (default) sets it when the request came over HTTPS,
@@ -107,6 +110,12 @@ export const createDashboard = (context: AdminExtensionContext, options: Dashboa
     render(ctx, status, 'API keys', keysPage({ keys, plan, flash: sessions.takeFlash(session), csrfToken: session.csrfToken, values, errors }), 'keys');
   };
 
+  // Without an icon the browser asks for /favicon.ico and logs a 404 on every page.
+  router.get('/dashboard/favicon.svg', (ctx) => {
+    ctx.type = 'image/svg+xml';
+    ctx.set('Cache-Control', 'public, max-age=86400');
+    ctx.body = FAVICON;
+  });
   router.get('/', (ctx) => redirect(ctx, '/dashboard/keys'));
   router.get('/dashboard', (ctx) => redirect(ctx, '/dashboard/keys'));
 

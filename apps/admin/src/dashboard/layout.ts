@@ -44,6 +44,7 @@ export const page = (options: PageOptions): SafeHtml => html`<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="same-origin">
+<link rel="icon" href="/dashboard/favicon.svg" type="image/svg+xml">
 <title>${options.title} · Pubstream dashboard</title>
 <style nonce="${options.nonce}">${trustedHtml(STYLESHEET)}</style>
 </head>
