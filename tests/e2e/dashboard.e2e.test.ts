@@ -192,6 +192,23 @@ describe('dashboard', () => {
     await context.close();
   });
 
+  it('works with the keyboard alone: sign in, skip link, create a key', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${service.adminUrl}/dashboard/sign-in`);
+    // The token field has focus on arrival; Enter submits.
+    await page.keyboard.type(service.adminToken);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+    await page.getByLabel('Name').focus();
+    await page.keyboard.type('Keyboard key');
+    await page.keyboard.press('Enter');
+    expect(await page.getByTestId('new-key').inputValue()).toMatch(/^pk_live_/);
+    await context.close();
+  });
+
   describe('forged requests', () => {
     let evil: Server;
     let evilUrl: string;
