@@ -284,6 +284,13 @@ describe('plan and usage', () => {
   });
 });
 
+describe('health', () => {
+  it('answers /healthz and /readyz without the token', async () => {
+    expect(await call('GET', '/healthz', { token: null })).toMatchObject({ status: 200, body: { status: 'ok' } });
+    expect(await call('GET', '/readyz', { token: null })).toMatchObject({ status: 200, body: { status: 'ok' } });
+  });
+});
+
 describe('routing errors', () => {
   it('answers unknown routes with 404 and wrong methods with 405, as JSON', async () => {
     expect(await expectRefused(404, 'GET', '/admin/nothing-here')).toMatchObject({ error: 'Not Found' });

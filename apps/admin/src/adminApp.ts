@@ -1,4 +1,4 @@
-import { NotFoundError } from '@pubstream/domain';
+import { NotFoundError, ServiceUnavailableError } from '@pubstream/domain';
 import type { EventStore } from '@pubstream/event-store';
 import { createHttpMetrics, type Logger } from '@pubstream/observability';
 import type { ReadModel } from '@pubstream/read-model';
@@ -98,6 +98,18 @@ export const createAdminApp = (deps: AdminAppDeps): AdminApp => {
       ctx.body = await registry.metrics();
     });
   }
+  // Liveness and readiness for process managers and load balancers (no token, no data).
+  app.use(async (ctx, next) => {
+    if (ctx.method !== 'GET' || (ctx.path !== '/healthz' && ctx.path !== '/readyz')) return next();
+    if (ctx.path === '/readyz') {
+      try {
+        await deps.readModel.ping();
+      } catch (error) {
+        throw new ServiceUnavailableError('The read model is not reachable', { cause: error });
+      }
+    }
+    ctx.body = { status: 'ok' };
+  });
   const auth = bearerAuth(adminToken);
   app.use(async (ctx, next) => (ctx.path === '/admin' || ctx.path.startsWith('/admin/') ? auth(ctx, next) : next()));
   // Unknown routes: checked on the way out, after the router's 405 check has had its turn.
