@@ -196,7 +196,8 @@ describe('dashboard', () => {
     const context = await browser.newContext();
     const page = await context.newPage();
     await page.goto(`${service.adminUrl}/dashboard/sign-in`);
-    // The token field has focus on arrival; Enter submits.
+    // The token field gets focus on arrival (autofocus, applied once the page has rendered); Enter submits.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('admin-token');
     await page.keyboard.type(service.adminToken);
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
