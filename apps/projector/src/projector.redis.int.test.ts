@@ -153,4 +153,53 @@ describeWithBackend('redis', 'projector on a Redis read model', (url) => {
     expect(await target.countItems('load')).toBe(1000);
     await eventStore.close();
   }, 60_000);
+  it('Redis going down stops the projector advancing without crashing; it resumes by itself and loses nothing', async () => {
+    const port = 20_000 + Math.floor(Math.random() * 10_000);
+    const redisDir = mkdtempSync(join(dir, 'redis-'));
+    let server: ChildProcess | undefined;
+    const startRedis = async (): Promise<void> => {
+      server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', '--dir', redisDir], { stdio: ['ignore', 'pipe', 'ignore'] });
+      children.push(server);
+      let out = '';
+      for await (const chunk of server.stdout as AsyncIterable<Buffer>) {
+        out += String(chunk);
+        if (out.includes('Ready to accept connections')) break;
+      }
+    };
+    const stopRedis = async (): Promise<void> => {
+      if (!server || server.exitCode !== null) return;
+      const exited = once(server, 'exit');
+      server.kill('SIGKILL');
+      await exited;
+    };
+    await startRedis();
+    const ownClient = await connectRedis(`redis://127.0.0.1:${port}`, () => {});
+    const readModel = createRedisReadModel(ownClient, { namespace: 'outage' });
+    const eventStore = createSqliteEventStore(openSqliteDatabase(':memory:'), { pollIntervalMs: 20 });
+    const { changeStream, received } = await createTestChangeStream();
+    const errors: string[] = [];
+    const logger = { debug() {}, info() {}, warn() {}, error: (_o: object, msg: string) => void errors.push(msg) };
+    const projector = start({ eventStore, readModel, changeStream, logger, retry: { initialMs: 50, maxMs: 200 } });
+    const first = await writeHistory(eventStore);
+    expect(await projector.waitFor(first, 10_000)).toBe(true);
+
+    await stopRedis();
+    const during = await append(eventStore, 'item-a2', 'ItemUpdated', { dataId: 'a2', collection: 'news', data: { rank: 42 } });
+    expect(await projector.waitFor(during, 500)).toBe(false);
+    const deadline = Date.now() + 10_000;
+    while (errors.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(errors.length).toBeGreaterThan(0);
+
+    await startRedis();
+    expect(await projector.waitFor(during, 20_000)).toBe(true);
+    expect((await readModel.getItem('a2'))?.data).toEqual({ rank: 42 });
+    const fresh = createMemoryReadModel();
+    await rebuildReadModels({ eventStore, target: fresh });
+    expect(await compareReadModels(readModel, fresh)).toEqual([]);
+    while (!received.some((m) => m.kind === 'item' && m.dataId === 'a2' && m.version === 1) && Date.now() < deadline + 10_000) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(received.filter((m) => m.kind === 'item' && m.dataId === 'a2' && m.version === 1).length).toBeGreaterThan(0);
+    await projector.stop();
+    await (ownClient as unknown as { quit(): Promise<unknown> }).quit?.().catch(() => {});
+    await stopRedis();
+  }, 60_000);
 });
