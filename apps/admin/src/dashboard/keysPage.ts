@@ -7,7 +7,7 @@ import type { Flash } from './sessionStore.js';
 export const typeBadge = (type: string): SafeHtml => html`<span class="badge ${type === 'live' ? 'live' : 'test'}">${type}</span>`;
 
 const domainList = (domains: readonly string[]): HtmlPart =>
-  domains.length === 0 ? html`<span class="muted">Any domain</span>` : html`<span class="domains">${domains.map((domain) => html`<code>${domain}</code>`)}</span>`;
+  domains.length === 0 ? html`<span class="muted">Servers only</span>` : html`<span class="domains">${domains.map((domain) => html`<code>${domain}</code>`)}</span>`;
 
 const fieldError = (id: string, message: string | readonly string[] | undefined): HtmlPart => {
   if (message === undefined) return null;
@@ -30,7 +30,7 @@ export const keyFields = (options: { values: KeyFormValues; errors: KeyFormError
   <div>
     <label for="${prefix}-domains">Allowed domains</label>
     <input type="text" id="${prefix}-domains" name="domains" value="${values.domains}" placeholder="example.com, *.example.com" autocomplete="off"${described(`${prefix}-domains-hint`, `${prefix}-domains-error`, errors.domains !== undefined)}>
-    <p class="hint" id="${prefix}-domains-hint">Comma-separated host names; <code>*.example.com</code> covers subdomains. Leave empty to allow any domain.</p>
+    <p class="hint" id="${prefix}-domains-hint">Comma-separated host names; <code>*.example.com</code> covers subdomains. Leave empty for a key used only by servers: browsers (requests with an Origin) are refused.</p>
     ${fieldError(`${prefix}-domains-error`, errors.domains)}
   </div>
   <div>
