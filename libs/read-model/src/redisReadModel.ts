@@ -12,7 +12,9 @@ import {
   type ReadModelOp,
 } from './readModel.js';
 import { checkPageQuery } from './memoryReadModel.js';
+import { redisKeys } from './redisKeys.js';
 import * as scripts from './redisScripts.js';
+import { planWriteChunks, type WriteChunk } from './redisWriteChunks.js';
 import { usageBucketOf, usageBucketsBetween } from './usageBuckets.js';
 
 /** A connected node-redis v6 client: one Redis, or a Redis Cluster. */
@@ -23,6 +25,9 @@ export interface RedisReadModelOptions {
   readonly namespace?: string;
   /** How long per-hour usage buckets live. Default 35 days. */
   readonly hourBucketTtlSeconds?: number;
+  /** Bounds of one write call (entries, argument bytes). Defaults 100 entries, 256 KiB: a call
+   * then holds Redis for a few milliseconds at most. */
+  readonly writeChunk?: { readonly maxEntries?: number; readonly maxBytes?: number };
 }
 
 type Reply = unknown;
@@ -33,15 +38,12 @@ const SHAS = Object.fromEntries(Object.entries(scripts).map(([name, text]) => [n
 
 const isNoScript = (error: unknown): boolean => error instanceof Error && error.message.startsWith('NOSCRIPT');
 const parse = <T>(json: Reply): T | null => (typeof json === 'string' ? (JSON.parse(json) as T) : null);
-const epochMs = (iso: string): string => {
-  const ms = Date.parse(iso);
-  return Number.isFinite(ms) ? String(ms) : '';
-};
 
 /**
- * The read model on Redis or Redis Cluster (key design in docs/read-models.md). Writes are Lua
- * scripts, each on one hash tag and guarded by the record's version; a batch is pipelined (all
- * commands issued before any reply is awaited) and the checkpoint is written after its effects.
+ * The read model on Redis or Redis Cluster (key design in docs/read-models.md). Writes go through
+ * one batched Lua script, every record guarded by its version: on one node a call carries up to 100
+ * ops on any keys, on a cluster up to 100 entries of one hash tag. All calls of a batch are
+ * pipelined (issued before any reply is awaited) and the checkpoint is written after their effects.
  */
 export const createRedisReadModel = (client: RedisReadModelClient, options: RedisReadModelOptions = {}): ReadModel => {
   const ns = options.namespace ?? 'ps';
@@ -52,23 +54,7 @@ export const createRedisReadModel = (client: RedisReadModelClient, options: Redi
   const send = (firstKey: string, args: string[], readonly = false): Promise<Reply> =>
     cluster ? cluster.sendCommand(firstKey, readonly, args) : (single as RedisClientType).sendCommand(args);
 
-  const key = {
-    item: (dataId: string) => `${ns}:{i:${dataId}}`,
-    itemVersion: (dataId: string) => `${ns}:{i:${dataId}}:v`,
-    collectionPrefix: (slug: string) => `${ns}:{c:${slug}}:`,
-    collectionList: `${ns}:{cl}`,
-    collectionListVersions: `${ns}:{cl}:v`,
-    keyByHash: (hash: string) => `${ns}:{k:${hash}}`,
-    keyByHashVersion: (hash: string) => `${ns}:{k:${hash}}:v`,
-    keyList: `${ns}:{kl}`,
-    keyListVersions: `${ns}:{kl}:v`,
-    plan: `${ns}:{m}:plan`,
-    planVersion: `${ns}:{m}:plan:v`,
-    checkpoints: `${ns}:{m}:cp`,
-    lease: (name: string) => `${ns}:{m}:lease:${name}`,
-    leaseTokens: (name: string) => `${ns}:{m}:lease:${name}:seq`,
-    usage: (keyId: string) => `${ns}:{u:${keyId}}`,
-  };
+  const key = redisKeys(ns);
 
   const loadScripts = async (): Promise<void> => {
     const nodes = cluster ? await Promise.all(cluster.masters.map((master) => cluster.nodeClient(master))) : [single as RedisClientType];
@@ -89,79 +75,25 @@ export const createRedisReadModel = (client: RedisReadModelClient, options: Redi
     }
   };
 
-  /** Issues the commands of one op without awaiting; resolves to whether it changed anything. */
-  const writeOp = (op: ReadModelOp, fence: [string, string]): Promise<boolean>[] => {
-    const ok = (reply: Promise<Reply>) =>
-      reply.then((r) => {
-        if (r === -1) throw new FencedError();
-        return r === 1;
-      });
-    const evalsha = (name: ScriptName, keys: string[], args: string[]) => evalshaRaw(name, keys, [...args, ...fence]);
-    switch (op.kind) {
-      case 'item.put': {
-        const { item } = op;
-        const json = JSON.stringify(item);
-        const prefix = key.collectionPrefix(item.collectionId);
-        // Two slots on a cluster: the item itself, and its membership in the collection. Both are
-        // version-guarded, so a crash between them is repaired by the replay.
-        return [
-          ok(evalsha('GUARDED_SET', [key.item(item.dataId), key.itemVersion(item.dataId)], [String(item.version), json])),
-          ok(evalsha('COLLECTION_ITEM', [`${prefix}rec`], [prefix, item.dataId, String(item.version), json, epochMs(item.createdAt), epochMs(item.updatedAt)])),
-        ];
-      }
-      case 'item.delete': {
-        const prefix = key.collectionPrefix(op.collectionId);
-        return [
-          ok(evalsha('GUARDED_SET', [key.item(op.dataId), key.itemVersion(op.dataId)], [String(op.version), ''])),
-          ok(evalsha('COLLECTION_ITEM', [`${prefix}rec`], [prefix, op.dataId, String(op.version), '', '', ''])),
-        ];
-      }
-      case 'collection.put':
-      case 'collection.delete': {
-        const slug = op.kind === 'collection.put' ? op.collection.slug : op.slug;
-        const version = String(op.kind === 'collection.put' ? op.collection.version : op.version);
-        const json = op.kind === 'collection.put' ? JSON.stringify(op.collection) : '';
-        const prefix = key.collectionPrefix(slug);
-        return [
-          ok(evalsha('COLLECTION_RECORD', [`${prefix}rec`], [prefix, version, json])),
-          ok(evalsha('GUARDED_HSET', [key.collectionList, key.collectionListVersions], [slug, version, json])),
-        ];
-      }
-      case 'key.put':
-      case 'key.delete': {
-        const keyId = op.kind === 'key.put' ? op.key.keyId : op.keyId;
-        const hash = op.kind === 'key.put' ? op.key.keyHash : op.keyHash;
-        const version = String(op.kind === 'key.put' ? op.key.version : op.version);
-        const json = op.kind === 'key.put' ? JSON.stringify(op.key) : '';
-        return [
-          ok(evalsha('GUARDED_SET', [key.keyByHash(hash), key.keyByHashVersion(hash)], [version, json])),
-          ok(evalsha('GUARDED_HSET', [key.keyList, key.keyListVersions], [keyId, version, json])),
-        ];
-      }
-      case 'plan.put':
-        return [ok(evalsha('GUARDED_SET', [key.plan, key.planVersion], [String(op.plan.version), JSON.stringify(op.plan)]))];
-      default: {
-        const _never: never = op;
-        throw new ValidationError(`Unknown read model op ${JSON.stringify(_never)}`);
-      }
-    }
-  };
-
-  /** Pipelines every op of the batch; reports per op, or the first error that is not NOSCRIPT. */
+  /** Issues every chunk of the batch at once (pipelined, per node on a cluster) and reports per
+   * op whether it changed anything, or the first error that is not NOSCRIPT. */
   const writeAll = async (ops: readonly ReadModelOp[], lease: Lease | undefined): Promise<{ applied: boolean[]; noScript: boolean }> => {
-    const fence: [string, string] = lease && !cluster ? [key.lease(lease.name), String(lease.token)] : ['', ''];
-    const pending = ops.map((op) => Promise.allSettled(writeOp(op, fence)));
-    const settled = await Promise.all(pending);
+    const fence = lease && !cluster ? [key.lease(lease.name), String(lease.token)] : ['', ''];
+    const chunks = planWriteChunks(ops, key, { ...options.writeChunk, cluster: cluster !== null });
+    const settled = await Promise.allSettled(chunks.map((chunk) => evalshaRaw('APPLY', [chunk.routeKey], [...fence, ...chunk.args])));
     let noScript = false;
-    const applied = settled.map((results) => {
-      let changed = false;
-      for (const result of results) {
-        if (result.status === 'rejected') {
-          if (!isNoScript(result.reason)) throw result.reason;
-          noScript = true;
-        } else if (result.value) changed = true;
+    const applied = ops.map(() => false);
+    settled.forEach((result, c) => {
+      if (result.status === 'rejected') {
+        if (!isNoScript(result.reason)) throw result.reason;
+        noScript = true;
+        return;
       }
-      return changed;
+      if (result.value === -1) throw new FencedError();
+      const flags = result.value as Reply[];
+      (chunks[c] as WriteChunk).opOf.forEach((op, e) => {
+        if (flags[e] === 1) applied[op] = true;
+      });
     });
     return { applied, noScript };
   };
@@ -176,7 +108,7 @@ export const createRedisReadModel = (client: RedisReadModelClient, options: Redi
   return {
     async apply(ops, checkpoint, applyOptions) {
       const lease = applyOptions?.lease;
-      // On one node every write script checks the lease itself. On a cluster a script can only read
+      // On one node every write call checks the lease itself. On a cluster a script can only read
       // the lease when it shares its slot, so the lease is checked once before the batch and again,
       // atomically, with the checkpoint (the window in between is in docs/read-models.md).
       if (lease && cluster) await checkLease(lease);

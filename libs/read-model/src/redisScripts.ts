@@ -1,45 +1,16 @@
 /**
- * Lua scripts of the Redis read model. Each touches keys of ONE hash tag (one cluster slot):
- * KEYS[1] routes the script, further key names are built from a prefix in ARGV that carries the
- * same tag. Every write script is version-guarded so that running it twice changes nothing.
+ * Lua scripts of the Redis read model. On a cluster each call touches keys of ONE hash tag (one
+ * slot): KEYS[1] routes the call, further key names come in ARGV and carry the same tag. On a
+ * single Redis node (not in cluster mode) one call may touch any key, which the batched writes use.
+ * Every write is version-guarded so that running it twice changes nothing.
  */
 
-// Every write script ends its ARGV with a lease key and token ('' '' = unfenced). On one Redis
-// node the writer passes its lease, so each write is refused (-1) once another holder took over;
-// on a cluster the lease lives in another slot and the writer passes '' (see docs/read-models.md).
-const FENCE = `
-local fenceKey, fenceToken = ARGV[#ARGV - 1], ARGV[#ARGV]
-if fenceKey ~= '' then
-  local lease = redis.call('GET', fenceKey)
-  if not lease or string.match(lease, '^(%d+) ') ~= fenceToken then return -1 end
-end
-`;
-
-/** A record in a string key with its version in a second key. ARGV: version, json ('' deletes). */
-export const GUARDED_SET = `${FENCE}
-local cur = redis.call('GET', KEYS[2])
-if cur and tonumber(cur) >= tonumber(ARGV[1]) then return 0 end
-redis.call('SET', KEYS[2], ARGV[1])
-if ARGV[2] == '' then redis.call('DEL', KEYS[1]) else redis.call('SET', KEYS[1], ARGV[2]) end
-return 1
-`;
-
-/** A record in a hash field with its version in a second hash. ARGV: field, version, json ('' deletes). */
-export const GUARDED_HSET = `${FENCE}
-local cur = redis.call('HGET', KEYS[2], ARGV[1])
-if cur and tonumber(cur) >= tonumber(ARGV[2]) then return 0 end
-redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
-if ARGV[3] == '' then redis.call('HDEL', KEYS[1], ARGV[1]) else redis.call('HSET', KEYS[1], ARGV[1], ARGV[3]) end
-return 1
-`;
-
-// Shared by the collection-side scripts. Index keys under prefix P (which holds the {c:slug} tag):
-// z:<field> sorted set of items with a value, m:<field> set (score 0) of items without one.
+// Shared by the write entries. Index keys under a collection prefix P (which holds the {c:slug}
+// tag): z:<field> sorted set of items with a value, m:<field> set (score 0) of items without one.
 // Numbers: score = value, member = dataId (equal scores order by dataId). Strings: score 0,
 // member = value with NUL escaped as NUL 0xFF, then NUL, then dataId: byte order of members is
 // code point order of values, then dataId (0xFF never occurs in UTF-8, dataIds start with [A-Za-z0-9]).
-const INDEX_FUNCTIONS = `
-local P = ARGV[1]
+const WRITE_FUNCTIONS = `
 local function strMember(value, id) return (string.gsub(value, '%z', '\\0\\255')) .. '\\0' .. id end
 local function numArg(v) return string.format('%.17g', v) end
 local function fieldsOf(json)
@@ -48,7 +19,12 @@ local function fieldsOf(json)
   if type(fields) ~= 'table' then return {} end
   return fields
 end
-local function addField(field, value, id)
+local function dataOf(json)
+  local data = cjson.decode(json).data
+  if type(data) ~= 'table' then return {} end
+  return data
+end
+local function addField(P, field, value, id)
   if field.type == 'number' and type(value) == 'number' then
     redis.call('ZADD', P .. 'z:' .. field.name, numArg(value), id)
   elseif field.type == 'string' and type(value) == 'string' then
@@ -57,7 +33,7 @@ local function addField(field, value, id)
     redis.call('ZADD', P .. 'm:' .. field.name, 0, id)
   end
 end
-local function removeField(field, value, id)
+local function removeField(P, field, value, id)
   if field.type == 'string' and type(value) == 'string' then
     redis.call('ZREM', P .. 'z:' .. field.name, strMember(value, id))
   else
@@ -65,94 +41,160 @@ local function removeField(field, value, id)
   end
   redis.call('ZREM', P .. 'm:' .. field.name, id)
 end
-local function addTime(name, ms, id)
+local function addTime(P, name, ms, id)
   if ms ~= '' then redis.call('ZADD', P .. 'z:' .. name, ms, id) else redis.call('ZADD', P .. 'm:' .. name, 0, id) end
 end
-local function dataOf(json)
-  local data = cjson.decode(json).data
-  if type(data) ~= 'table' then return {} end
-  return data
+
+-- A record in a string key with its version in a second key ('' deletes).
+local function guardedSet(key, versionKey, version, json)
+  local cur = redis.call('GET', versionKey)
+  if cur and tonumber(cur) >= tonumber(version) then return 0 end
+  redis.call('SET', versionKey, version)
+  if json == '' then redis.call('DEL', key) else redis.call('SET', key, json) end
+  return 1
+end
+
+-- A record in a hash field with its version in a second hash ('' deletes).
+local function guardedHset(key, versionKey, field, version, json)
+  local cur = redis.call('HGET', versionKey, field)
+  if cur and tonumber(cur) >= tonumber(version) then return 0 end
+  redis.call('HSET', versionKey, field, version)
+  if json == '' then redis.call('HDEL', key, field) else redis.call('HSET', key, field, json) end
+  return 1
+end
+
+-- Declared fields per collection, decoded once per call: only collectionRecord changes them.
+local fieldsByPrefix = {}
+local function declaredFields(P)
+  local fields = fieldsByPrefix[P]
+  if not fields then
+    fields = fieldsOf(redis.call('GET', P .. 'rec'))
+    fieldsByPrefix[P] = fields
+  end
+  return fields
+end
+
+-- An item's membership in its collection: the item hash, the sorted indexes, the versions.
+-- json '' deletes; createdMs / updatedMs '' when unparsable.
+local function collectionItem(P, id, version, json, createdMs, updatedMs)
+  local cur = redis.call('HGET', P .. 'ver', id)
+  if cur and tonumber(cur) >= tonumber(version) then return 0 end
+  redis.call('HSET', P .. 'ver', id, version)
+  local fields = declaredFields(P)
+  local old = redis.call('HGET', P .. 'items', id)
+  if old then
+    for _, name in ipairs({'createdAt', 'updatedAt', 'dataId'}) do
+      redis.call('ZREM', P .. 'z:' .. name, id)
+      redis.call('ZREM', P .. 'm:' .. name, id)
+    end
+    -- Only string members carry the value; the old JSON is decoded only when one is declared.
+    local data = {}
+    for _, field in ipairs(fields) do
+      if field.type == 'string' then data = dataOf(old) break end
+    end
+    for _, field in ipairs(fields) do removeField(P, field, data[field.name], id) end
+  end
+  if json == '' then
+    redis.call('HDEL', P .. 'items', id)
+    return 1
+  end
+  redis.call('HSET', P .. 'items', id, json)
+  addTime(P, 'createdAt', createdMs, id)
+  addTime(P, 'updatedAt', updatedMs, id)
+  redis.call('ZADD', P .. 'z:dataId', 0, id)
+  if #fields > 0 then
+    local data = dataOf(json)
+    for _, field in ipairs(fields) do addField(P, field, data[field.name], id) end
+  end
+  return 1
+end
+
+-- The collection record. A put drops the indexes of fields no longer declared (or retyped) and
+-- builds the indexes of new fields from the item hash; a delete drops everything but the
+-- versions (the tombstones that keep replays harmless).
+local function collectionRecord(P, version, json)
+  local cur = redis.call('GET', P .. 'v')
+  if cur and tonumber(cur) >= tonumber(version) then return 0 end
+  redis.call('SET', P .. 'v', version)
+  local oldFields = fieldsOf(redis.call('GET', P .. 'rec'))
+  fieldsByPrefix[P] = nil
+  if json == '' then
+    redis.call('DEL', P .. 'rec', P .. 'items')
+    for _, name in ipairs({'createdAt', 'updatedAt', 'dataId'}) do redis.call('DEL', P .. 'z:' .. name, P .. 'm:' .. name) end
+    for _, field in ipairs(oldFields) do redis.call('DEL', P .. 'z:' .. field.name, P .. 'm:' .. field.name) end
+    return 1
+  end
+  redis.call('SET', P .. 'rec', json)
+  local newFields = fieldsOf(json)
+  local function has(list, field)
+    for _, f in ipairs(list) do if f.name == field.name and f.type == field.type then return true end end
+    return false
+  end
+  for _, field in ipairs(oldFields) do
+    if not has(newFields, field) then redis.call('DEL', P .. 'z:' .. field.name, P .. 'm:' .. field.name) end
+  end
+  local added = {}
+  for _, field in ipairs(newFields) do
+    if not has(oldFields, field) then
+      redis.call('DEL', P .. 'z:' .. field.name, P .. 'm:' .. field.name)
+      table.insert(added, field)
+    end
+  end
+  if #added > 0 then
+    local all = redis.call('HGETALL', P .. 'items')
+    for i = 1, #all, 2 do
+      local data = dataOf(all[i + 1])
+      for _, field in ipairs(added) do addField(P, field, data[field.name], all[i]) end
+    end
+  end
+  return 1
 end
 `;
 
 /**
- * An item's membership in its collection: the item hash, the sorted indexes, the versions.
- * KEYS[1] = P..'rec'. ARGV: P, dataId, version, json ('' deletes), createdAt ms, updatedAt ms
- * ('' when unparsable).
+ * A batch of writes, applied in order. KEYS[1] routes the call (a key of the batch's slot).
+ * ARGV: lease key, token ('' '' = unfenced), then entries, each a tag and its fields:
+ * - `s` key, version key, version, json: a record in a string key (item, key by hash, plan);
+ * - `h` hash, versions hash, field, version, json: a record in a hash field (collection and key lists);
+ * - `c` P, dataId, version, json, createdAt ms, updatedAt ms: an item's membership in its collection;
+ * - `i` item key, version key, then the fields of `c`: both halves of one item (one node only);
+ * - `r` P, version, json: the collection record.
+ * json '' deletes. Returns one 0/1 (changed) per entry, or -1 when the lease is no longer held
+ * with that token (nothing written). On one Redis node the writer passes its lease, so each call is
+ * refused once another holder took over; on a cluster the lease lives in another slot and the
+ * writer passes '' (see docs/read-models.md).
  */
-export const COLLECTION_ITEM = `${FENCE}${INDEX_FUNCTIONS}
-local id = ARGV[2]
-local cur = redis.call('HGET', P .. 'ver', id)
-if cur and tonumber(cur) >= tonumber(ARGV[3]) then return 0 end
-redis.call('HSET', P .. 'ver', id, ARGV[3])
-local fields = fieldsOf(redis.call('GET', KEYS[1]))
-local old = redis.call('HGET', P .. 'items', id)
-if old then
-  for _, name in ipairs({'createdAt', 'updatedAt', 'dataId'}) do
-    redis.call('ZREM', P .. 'z:' .. name, id)
-    redis.call('ZREM', P .. 'm:' .. name, id)
-  end
-  -- Only string members carry the value; the old JSON is decoded only when one is declared.
-  local data = {}
-  for _, field in ipairs(fields) do
-    if field.type == 'string' then data = dataOf(old) break end
-  end
-  for _, field in ipairs(fields) do removeField(field, data[field.name], id) end
+export const APPLY = `${WRITE_FUNCTIONS}
+if ARGV[1] ~= '' then
+  local lease = redis.call('GET', ARGV[1])
+  if not lease or string.match(lease, '^(%d+) ') ~= ARGV[2] then return -1 end
 end
-if ARGV[4] == '' then
-  redis.call('HDEL', P .. 'items', id)
-  return 1
-end
-redis.call('HSET', P .. 'items', id, ARGV[4])
-addTime('createdAt', ARGV[5], id)
-addTime('updatedAt', ARGV[6], id)
-redis.call('ZADD', P .. 'z:dataId', 0, id)
-local data = dataOf(ARGV[4])
-for _, field in ipairs(fields) do addField(field, data[field.name], id) end
-return 1
-`;
-
-/**
- * The collection record. A put drops the indexes of fields no longer declared (or retyped) and
- * builds the indexes of new fields from the item hash; a delete drops everything but the
- * versions (the tombstones that keep replays harmless). KEYS[1] = P..'rec'. ARGV: P, version,
- * json ('' deletes).
- */
-export const COLLECTION_RECORD = `${FENCE}${INDEX_FUNCTIONS}
-local cur = redis.call('GET', P .. 'v')
-if cur and tonumber(cur) >= tonumber(ARGV[2]) then return 0 end
-redis.call('SET', P .. 'v', ARGV[2])
-local oldFields = fieldsOf(redis.call('GET', KEYS[1]))
-if ARGV[3] == '' then
-  redis.call('DEL', KEYS[1], P .. 'items')
-  for _, name in ipairs({'createdAt', 'updatedAt', 'dataId'}) do redis.call('DEL', P .. 'z:' .. name, P .. 'm:' .. name) end
-  for _, field in ipairs(oldFields) do redis.call('DEL', P .. 'z:' .. field.name, P .. 'm:' .. field.name) end
-  return 1
-end
-redis.call('SET', KEYS[1], ARGV[3])
-local newFields = fieldsOf(ARGV[3])
-local function has(list, field)
-  for _, f in ipairs(list) do if f.name == field.name and f.type == field.type then return true end end
-  return false
-end
-for _, field in ipairs(oldFields) do
-  if not has(newFields, field) then redis.call('DEL', P .. 'z:' .. field.name, P .. 'm:' .. field.name) end
-end
-local added = {}
-for _, field in ipairs(newFields) do
-  if not has(oldFields, field) then
-    redis.call('DEL', P .. 'z:' .. field.name, P .. 'm:' .. field.name)
-    table.insert(added, field)
+local out = {}
+local a = 3
+while a <= #ARGV do
+  local tag = ARGV[a]
+  if tag == 'i' then
+    local record = guardedSet(ARGV[a + 1], ARGV[a + 2], ARGV[a + 5], ARGV[a + 6])
+    local member = collectionItem(ARGV[a + 3], ARGV[a + 4], ARGV[a + 5], ARGV[a + 6], ARGV[a + 7], ARGV[a + 8])
+    out[#out + 1] = (record == 1 or member == 1) and 1 or 0
+    a = a + 9
+  elseif tag == 'c' then
+    out[#out + 1] = collectionItem(ARGV[a + 1], ARGV[a + 2], ARGV[a + 3], ARGV[a + 4], ARGV[a + 5], ARGV[a + 6])
+    a = a + 7
+  elseif tag == 's' then
+    out[#out + 1] = guardedSet(ARGV[a + 1], ARGV[a + 2], ARGV[a + 3], ARGV[a + 4])
+    a = a + 5
+  elseif tag == 'h' then
+    out[#out + 1] = guardedHset(ARGV[a + 1], ARGV[a + 2], ARGV[a + 3], ARGV[a + 4], ARGV[a + 5])
+    a = a + 6
+  elseif tag == 'r' then
+    out[#out + 1] = collectionRecord(ARGV[a + 1], ARGV[a + 2], ARGV[a + 3])
+    a = a + 4
+  else
+    return redis.error_reply('APPLY: unknown entry ' .. tostring(tag))
   end
 end
-if #added > 0 then
-  local all = redis.call('HGETALL', P .. 'items')
-  for i = 1, #all, 2 do
-    local data = dataOf(all[i + 1])
-    for _, field in ipairs(added) do addField(field, data[field.name], all[i]) end
-  end
-end
-return 1
+return out
 `;
 
 /**

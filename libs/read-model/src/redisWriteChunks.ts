@@ -1,0 +1,110 @@
+import { ValidationError } from '@pubstream/domain';
+import type { ReadModelOp } from './readModel.js';
+import { hashTagOf, type RedisKeys } from './redisKeys.js';
+
+/** One call of the APPLY script (redisScripts.ts). */
+export interface WriteChunk {
+  /** A key of the chunk's slot: KEYS[1], which routes the call on a cluster. */
+  readonly routeKey: string;
+  /** The entries, flattened: tag, then its fields. */
+  readonly args: string[];
+  /** Per entry, in reply order, the index of the op it belongs to. */
+  readonly opOf: number[];
+}
+
+export interface WriteChunkOptions {
+  /** On a cluster a call may only touch one slot: entries are grouped by hash tag. */
+  readonly cluster: boolean;
+  /** At most this many entries per call, so that one call never holds Redis for long. Default 100. */
+  readonly maxEntries?: number;
+  /** At most about this many bytes of arguments per call. Default 256 KiB. */
+  readonly maxBytes?: number;
+}
+
+interface Entry {
+  readonly routeKey: string;
+  readonly args: string[];
+  readonly bytes: number;
+}
+
+const epochMs = (iso: string): string => {
+  const ms = Date.parse(iso);
+  return Number.isFinite(ms) ? String(ms) : '';
+};
+
+/** The APPLY entries of one op. On one node an item is one `i` entry; on a cluster its record
+ * and its membership live in two slots, so two entries. */
+const entriesOf = (op: ReadModelOp, key: RedisKeys, cluster: boolean): Entry[] => {
+  const entry = (routeKey: string, args: string[]): Entry => ({ routeKey, args, bytes: args.reduce((sum, a) => sum + a.length, 0) });
+  switch (op.kind) {
+    case 'item.put':
+    case 'item.delete': {
+      const put = op.kind === 'item.put';
+      const dataId = put ? op.item.dataId : op.dataId;
+      const prefix = key.collectionPrefix(put ? op.item.collectionId : op.collectionId);
+      const version = String(put ? op.item.version : op.version);
+      const json = put ? JSON.stringify(op.item) : '';
+      const created = put ? epochMs(op.item.createdAt) : '';
+      const updated = put ? epochMs(op.item.updatedAt) : '';
+      if (!cluster) return [entry(key.item(dataId), ['i', key.item(dataId), key.itemVersion(dataId), prefix, dataId, version, json, created, updated])];
+      // Both halves are version-guarded, so a crash between them is repaired by the replay.
+      return [
+        entry(key.item(dataId), ['s', key.item(dataId), key.itemVersion(dataId), version, json]),
+        entry(`${prefix}rec`, ['c', prefix, dataId, version, json, created, updated]),
+      ];
+    }
+    case 'collection.put':
+    case 'collection.delete': {
+      const slug = op.kind === 'collection.put' ? op.collection.slug : op.slug;
+      const version = String(op.kind === 'collection.put' ? op.collection.version : op.version);
+      const json = op.kind === 'collection.put' ? JSON.stringify(op.collection) : '';
+      const prefix = key.collectionPrefix(slug);
+      return [entry(`${prefix}rec`, ['r', prefix, version, json]), entry(key.collectionList, ['h', key.collectionList, key.collectionListVersions, slug, version, json])];
+    }
+    case 'key.put':
+    case 'key.delete': {
+      const keyId = op.kind === 'key.put' ? op.key.keyId : op.keyId;
+      const hash = op.kind === 'key.put' ? op.key.keyHash : op.keyHash;
+      const version = String(op.kind === 'key.put' ? op.key.version : op.version);
+      const json = op.kind === 'key.put' ? JSON.stringify(op.key) : '';
+      return [
+        entry(key.keyByHash(hash), ['s', key.keyByHash(hash), key.keyByHashVersion(hash), version, json]),
+        entry(key.keyList, ['h', key.keyList, key.keyListVersions, keyId, version, json]),
+      ];
+    }
+    case 'plan.put':
+      return [entry(key.plan, ['s', key.plan, key.planVersion, String(op.plan.version), JSON.stringify(op.plan)])];
+    default: {
+      const _never: never = op;
+      throw new ValidationError(`Unknown read model op ${JSON.stringify(_never)}`);
+    }
+  }
+};
+
+/**
+ * Splits a batch of ops into APPLY calls: on one node one group, on a cluster one group per hash
+ * tag; each group cut in op order into chunks of bounded size. Calls of one group must be issued
+ * in the returned order (on one connection Redis then runs them in that order), which keeps the
+ * order of the ops on every record; different groups touch different keys.
+ */
+export const planWriteChunks = (ops: readonly ReadModelOp[], key: RedisKeys, options: WriteChunkOptions): WriteChunk[] => {
+  const maxEntries = options.maxEntries ?? 100;
+  const maxBytes = options.maxBytes ?? 256 * 1024;
+  const open = new Map<string, { chunk: WriteChunk; bytes: number }>();
+  const chunks: WriteChunk[] = [];
+  ops.forEach((op, index) => {
+    for (const entry of entriesOf(op, key, options.cluster)) {
+      const group = options.cluster ? hashTagOf(entry.routeKey) : '';
+      let current = open.get(group);
+      if (!current || current.chunk.opOf.length >= maxEntries || (current.bytes + entry.bytes > maxBytes && current.chunk.opOf.length > 0)) {
+        current = { chunk: { routeKey: entry.routeKey, args: [], opOf: [] }, bytes: 0 };
+        open.set(group, current);
+        chunks.push(current.chunk);
+      }
+      current.chunk.args.push(...entry.args);
+      current.chunk.opOf.push(index);
+      current.bytes += entry.bytes;
+    }
+  });
+  return chunks;
+};
