@@ -41,7 +41,7 @@ export const renderTable = (rows: readonly BenchRow[]): string => {
 };
 
 export const machineDescription = (): string =>
-  `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${os.platform()} ${os.release()}`;
+  `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${os.platform()} ${os.release()}, load average at the end ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')} (1/5/15 min)`;
 
 /** Writes bench-results/<stamp>.json (every run) and, for full runs, docs/BENCHMARKS-table.md. */
 export const writeResults = (rows: readonly BenchRow[], meta: { quick: boolean; command: string; startedAt: Date; notes: string[] }): string => {
