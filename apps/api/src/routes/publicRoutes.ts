@@ -14,8 +14,8 @@ import { createReplyCache } from './replyCache.js';
 export const publicRoutes = (router: Router, deps: { readModel: ReadModel; access: PublicAccess }): void => {
   const { readModel, access } = deps;
   // Hot items and pages are read far more often than they change: serialize and hash once per version.
-  const itemReplies = createReplyCache(10_000);
-  const pageReplies = createReplyCache(1_000);
+  const itemReplies = createReplyCache({ maxChars: 32 * 2 ** 20 });
+  const pageReplies = createReplyCache({ maxChars: 32 * 2 ** 20 });
 
   router.get(
     '/public/data/:dataId',
