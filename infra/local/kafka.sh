@@ -108,8 +108,11 @@ start() {
   local cp="$LIBS/*"
   if [ ! -f "$data/logs/meta.properties" ]; then
     # A fresh cluster id: 16 random bytes, base64url without padding (what StorageTool random-uuid prints).
-    local cluster_id
-    cluster_id="$(head -c 16 /dev/urandom | base64 | tr '+/' '-_' | cut -c1-22)"
+    # One id in 64 would start with "-" and be parsed by the StorageTool as an option: draw again.
+    local cluster_id="-"
+    while [ "${cluster_id#-}" != "$cluster_id" ]; do
+      cluster_id="$(head -c 16 /dev/urandom | base64 | tr '+/' '-_' | cut -c1-22)"
+    done
     java -Xmx256m -cp "$cp" -Dlog4j.configuration="file:$dir/log4j.properties" \
       kafka.tools.StorageTool format -t "$cluster_id" -c "$dir/server.properties" >"$dir/format.log" 2>&1 \
       || die "storage format failed: $(tail -n 5 "$dir/format.log")"
