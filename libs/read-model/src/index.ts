@@ -4,3 +4,4 @@ export { BUILT_IN_SORTS, compareSortEntries, sortKeyOf, sortKindOf, toCodePointO
 export { usageBucketOf, usageBucketsBetween, type UsageGranularity } from './usageBuckets.js';
 export { createRedisReadModel, type RedisReadModelClient, type RedisReadModelOptions } from './redisReadModel.js';
 export { connectRedis, createRedisClientOptions } from './redisConnection.js';
+export { createGenerationalRedisReadModel, switchGeneration, readActiveGeneration, listGenerations, dropGeneration, setPendingGeneration, readPendingGeneration, generationPointerKey, pendingGenerationKey, type GenerationalReadModel, type GenerationalReadModelOptions } from './generationalReadModel.js';
