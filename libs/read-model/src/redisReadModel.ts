@@ -80,7 +80,7 @@ export const createRedisReadModel = (client: RedisReadModelClient, options: Redi
   const writeAll = async (ops: readonly ReadModelOp[], lease: Lease | undefined): Promise<{ applied: boolean[]; noScript: boolean }> => {
     const fence = lease && !cluster ? [key.lease(lease.name), String(lease.token)] : ['', ''];
     const chunks = planWriteChunks(ops, key, { ...options.writeChunk, cluster: cluster !== null });
-    const settled = await Promise.allSettled(chunks.map((chunk) => evalshaRaw('APPLY', [chunk.routeKey], [...fence, ...chunk.args])));
+    const settled = await Promise.allSettled(chunks.map((chunk) => send(chunk.routeKey, ['EVALSHA', SHAS.APPLY, '1', chunk.routeKey, ...fence].concat(chunk.args))));
     let noScript = false;
     const applied = ops.map(() => false);
     settled.forEach((result, c) => {
@@ -142,7 +142,8 @@ export const createRedisReadModel = (client: RedisReadModelClient, options: Redi
     },
 
     async getItem(dataId) {
-      return parse<ItemRecord>(await send(key.item(dataId), ['GET', key.item(dataId)], true));
+      const k = key.item(dataId);
+      return parse<ItemRecord>(await send(k, ['GET', k], true));
     },
     async getItems(dataIds) {
       if (dataIds.length === 0) return [];
@@ -178,7 +179,8 @@ export const createRedisReadModel = (client: RedisReadModelClient, options: Redi
       return Number(await send(items, ['HLEN', items], true));
     },
     async getKeyByHash(keyHash) {
-      return parse<KeyRecord>(await send(key.keyByHash(keyHash), ['GET', key.keyByHash(keyHash)], true));
+      const k = key.keyByHash(keyHash);
+      return parse<KeyRecord>(await send(k, ['GET', k], true));
     },
     async getKey(keyId) {
       return parse<KeyRecord>(await send(key.keyList, ['HGET', key.keyList, keyId], true));

@@ -32,10 +32,15 @@ const epochMs = (iso: string): string => {
   return Number.isFinite(ms) ? String(ms) : '';
 };
 
+const entry = (routeKey: string, args: string[]): Entry => {
+  let bytes = 0;
+  for (const arg of args) bytes += arg.length;
+  return { routeKey, args, bytes };
+};
+
 /** The APPLY entries of one op. On one node an item is one `i` entry; on a cluster its record
  * and its membership live in two slots, so two entries. */
 const entriesOf = (op: ReadModelOp, key: RedisKeys, cluster: boolean): Entry[] => {
-  const entry = (routeKey: string, args: string[]): Entry => ({ routeKey, args, bytes: args.reduce((sum, a) => sum + a.length, 0) });
   switch (op.kind) {
     case 'item.put':
     case 'item.delete': {
@@ -101,7 +106,7 @@ export const planWriteChunks = (ops: readonly ReadModelOp[], key: RedisKeys, opt
         open.set(group, current);
         chunks.push(current.chunk);
       }
-      current.chunk.args.push(...entry.args);
+      for (const arg of entry.args) current.chunk.args.push(arg);
       current.chunk.opOf.push(index);
       current.bytes += entry.bytes;
     }
