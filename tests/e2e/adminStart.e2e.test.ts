@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -62,6 +62,21 @@ const stop = (child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<
     child.kill(signal);
   });
 
+/** Runs a one-shot CLI command to completion. */
+const runCli = (args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> =>
+  new Promise((resolvePromise) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'apps/cli/src/main.ts', ...args], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.once('exit', (code) => resolvePromise({ code, stdout, stderr }));
+  });
+
 afterAll(() => {
   for (const child of children) child.kill('SIGKILL');
   rmSync(dataDir, { recursive: true, force: true });
@@ -106,6 +121,31 @@ describe('pubstream start (npm start)', () => {
     const item = await fetch(`${started.publicUrl}/public/data/welcome`, { headers: { 'X-API-Key': demoKey } });
     expect(item.status).toBe(200);
     expect(await item.json()).toMatchObject({ dataId: 'welcome', collectionId: 'demo' });
+
+    // The CLI tools against the running service.
+    const cliEnv = { ADMIN_URL: started.adminUrl, ADMIN_TOKEN: token };
+    const file = join(dataDir, 'more.ndjson');
+    writeFileSync(file, ['{"dataId":"kettle","data":{"title":"Kettle","price":30}}', 'oops', '{"dataId":"mug","data":{"title":"Mug","price":9}}'].join('\n'));
+    const imported = await runCli(['import', 'demo', file], cliEnv);
+    expect(imported.code).toBe(1);
+    expect(JSON.parse(imported.stdout)).toMatchObject({ created: 2, failed: 1, errors: [{ line: 2, message: 'Malformed JSON' }] });
+    const page = await fetch(`${started.publicUrl}/public/collections/demo/data?sort=price&order=desc&limit=1`, { headers: { 'X-API-Key': demoKey } });
+    expect(await page.json()).toMatchObject({ total: 6, data: [{ dataId: 'teapot' }] });
+
+    const created = await runCli(['keys', 'create', '--name', 'From CLI', '--type', 'live', '--domains', 'example.com,*.example.org'], cliEnv);
+    expect(created.code).toBe(0);
+    const key = JSON.parse(created.stdout) as { keyId: string; key: string };
+    expect(key.key).toMatch(/^pk_live_/);
+    const listed = await runCli(['keys', 'list'], cliEnv);
+    expect(listed.stdout).toContain(key.keyId);
+    expect(listed.stdout).not.toContain(key.key);
+    expect((await fetch(`${started.publicUrl}/public/data/welcome`, { headers: { 'X-API-Key': key.key } })).status).toBe(200);
+    expect((await runCli(['keys', 'delete', key.keyId], cliEnv)).code).toBe(0);
+    const refused = await fetch(`${started.publicUrl}/public/data/welcome`, { headers: { 'X-API-Key': key.key } });
+    expect(refused.status).toBe(401);
+    const wrongToken = await runCli(['keys', 'list'], { ...cliEnv, ADMIN_TOKEN: 'not-the-admin-token-at-all' });
+    expect(wrongToken.code).toBe(1);
+    expect(wrongToken.stderr).toContain('401 Unauthorized');
     expect(await stop(started.child, 'SIGINT')).toBe(0);
   });
 
