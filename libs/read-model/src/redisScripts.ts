@@ -49,8 +49,12 @@ end
 local function guardedSet(key, versionKey, version, json)
   local cur = redis.call('GET', versionKey)
   if cur and tonumber(cur) >= tonumber(version) then return 0 end
-  redis.call('SET', versionKey, version)
-  if json == '' then redis.call('DEL', key) else redis.call('SET', key, json) end
+  if json == '' then
+    redis.call('SET', versionKey, version)
+    redis.call('DEL', key)
+  else
+    redis.call('MSET', versionKey, version, key, json)
+  end
   return 1
 end
 
@@ -81,7 +85,9 @@ local function collectionItem(P, id, version, json, createdMs, updatedMs)
   if cur and tonumber(cur) >= tonumber(version) then return 0 end
   redis.call('HSET', P .. 'ver', id, version)
   local fields = declaredFields(P)
-  local old = redis.call('HGET', P .. 'items', id)
+  -- The item hash is written only together with the versions, so without a version there is
+  -- nothing to remove: a new item skips the lookup.
+  local old = cur and redis.call('HGET', P .. 'items', id)
   if old then
     for _, name in ipairs({'createdAt', 'updatedAt', 'dataId'}) do
       redis.call('ZREM', P .. 'z:' .. name, id)
