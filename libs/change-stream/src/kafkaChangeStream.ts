@@ -90,7 +90,10 @@ export const createKafkaChangeStream = (kafka: Kafka, options: KafkaChangeStream
       // beyond them, so it cannot be lost to a consumer that joins its group a moment later.
       const start = await retryRetriable(() => admin.fetchTopicOffsets(topic));
       const groupId = `${groupIdPrefix}-${randomUUID()}`;
-      const consumer: Consumer = kafka.consumer({ groupId, maxWaitTimeInMs: 500, allowAutoTopicCreation: false });
+      // Each group has exactly one member (this subscription): after a broker restart the coordinator
+      // waits for the crashed member's session to expire before the rejoin completes, so keep it short
+      // (the broker's minimum is 6 s) instead of kafkajs' 30 s default.
+      const consumer: Consumer = kafka.consumer({ groupId, maxWaitTimeInMs: 500, allowAutoTopicCreation: false, sessionTimeout: 6_000, rebalanceTimeout: 6_000, heartbeatInterval: 1_000 });
       let active = true;
       let joins = 0;
       let joined!: { resolve: () => void; reject: (error: unknown) => void };
