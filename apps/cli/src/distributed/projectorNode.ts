@@ -41,7 +41,10 @@ export const runProjectorNode = async (
     const changeStream = crashBeforePublish(kafka, options.exitBeforePublishProbability, () =>
       logger.warn({}, 'fault injection: exiting between a read-model write and its publish'),
     );
-    const projector = createProjector({ eventStore, readModel, changeStream, logger: logger.child({ component: 'projector' }), now, lease: { holder, ttlMs: options.leaseTtlMs } });
+    const projector = createProjector({ eventStore, readModel, changeStream, logger: logger.child({ component: 'projector' }), now, lease: { holder, ttlMs: options.leaseTtlMs },
+      // While Redis or Kafka is away, try again at least every 2 s so that recovery is quick.
+      retry: { initialMs: 200, maxMs: 2_000 },
+    });
     projector.start();
     cleanups.push(() => projector.stop());
 
