@@ -27,18 +27,46 @@ export interface SseConnection {
   onEnd(listener: (reason: ReconnectReason | 'client_closed') => void): void;
 }
 
+/** UTF-8 size of a frame. The hub writes the same string to every subscriber, so one entry hits. */
+let lastFrame = '';
+let lastFrameBytes = 0;
+const byteLengthOf = (frame: string): number => {
+  if (frame !== lastFrame) {
+    lastFrame = frame;
+    lastFrameBytes = Buffer.byteLength(frame);
+  }
+  return lastFrameBytes;
+};
+
 /**
- * Writes SSE frames straight to the response socket with a bounded queue. While the socket
- * accepts (`write` returns true) frames go straight through; after back-pressure they wait in a
- * queue until `drain`. When socket buffer + queue would exceed the bound, the queue is dropped,
- * `reconnect {reason: "slow_consumer"}` is written and the stream is ended; if it cannot flush
- * within the grace period the socket is destroyed. So one stuck client costs at most about
- * `maxBufferedBytes` plus one frame.
+ * Connections with frames waiting, flushed together once the current event-loop turn is done. A
+ * socket write is a system call (on loopback it also runs the receiver's TCP path), and with many
+ * subscribers it is the fanout's main cost: batching the frames of one turn (an item update, its
+ * collection page, a burst of messages while the loop was busy) makes it one write per connection
+ * per turn instead of one per frame, and the more loaded the node the larger the batches.
+ */
+const waitingFlush: (() => void)[] = [];
+const flushAll = (): void => {
+  const flushes = waitingFlush.splice(0);
+  for (const flushOne of flushes) flushOne();
+};
+const scheduleFlush = (flushOne: () => void): void => {
+  if (waitingFlush.push(flushOne) === 1) setImmediate(flushAll);
+};
+
+/**
+ * Writes SSE frames to the response socket with a bounded queue. Frames are queued and written
+ * together at the end of the event-loop turn (one socket write for all of them); after
+ * back-pressure they wait until `drain`. When socket buffer + queue would exceed the bound, the
+ * queue is dropped, `reconnect {reason: "slow_consumer"}` is written and the stream is ended; if it
+ * cannot flush within the grace period the socket is destroyed. So one stuck client costs at most
+ * about `maxBufferedBytes` plus one frame.
  */
 export const createSseConnection = (res: ServerResponse, options: SseConnectionOptions): SseConnection => {
   let queue: string[] = [];
   let queuedBytes = 0;
   let waitingForDrain = false;
+  let flushScheduled = false;
   let ended = false;
   let endReason: ReconnectReason | 'client_closed' | null = null;
   let graceTimer: NodeJS.Timeout | null = null;
@@ -55,22 +83,35 @@ export const createSseConnection = (res: ServerResponse, options: SseConnectionO
     for (const listener of callbacks) listener(endReason);
   };
 
-  const flush = (): void => {
-    waitingForDrain = false;
-    while (queue.length > 0 && !ended) {
-      const frame = queue.shift() as string;
-      queuedBytes -= Buffer.byteLength(frame);
-      if (!res.write(frame)) {
-        waitingForDrain = true;
-        res.once('drain', flush);
-        return;
-      }
+  /** Hands every queued frame to the socket in one write. */
+  const writeQueue = (): void => {
+    if (queue.length === 0 || res.destroyed || res.writableEnded) return;
+    const chunk = queue.length === 1 ? (queue[0] as string) : queue.join('');
+    queue = [];
+    queuedBytes = 0;
+    if (!res.write(chunk)) {
+      waitingForDrain = true;
+      res.once('drain', onDrain);
     }
+    notePeak();
   };
+
+  const flush = (): void => {
+    flushScheduled = false;
+    if (!ended && !waitingForDrain) writeQueue();
+  };
+
+  function onDrain(): void {
+    waitingForDrain = false;
+    if (!ended) writeQueue();
+  }
 
   const end = (reason: ReconnectReason | null): void => {
     if (ended) return;
     ended = true;
+    // Frames queued in this turn would have been written already had they not been batched
+    // (they fit the bound); frames held back by back-pressure are dropped.
+    if (!waitingForDrain) writeQueue();
     queue = [];
     queuedBytes = 0;
     if (reason !== null) endReason = reason;
@@ -97,27 +138,20 @@ export const createSseConnection = (res: ServerResponse, options: SseConnectionO
 
   const write = (frame: string): void => {
     if (ended) return;
-    if (!waitingForDrain) {
-      // A frame bigger than the bound still goes out alone on an empty buffer (one can be huge).
-      if (res.writableLength > 0 && res.writableLength + Buffer.byteLength(frame) > options.maxBufferedBytes) {
-        end('slow_consumer');
-        return;
-      }
-      if (!res.write(frame)) {
-        waitingForDrain = true;
-        res.once('drain', flush);
-      }
-      notePeak();
-      return;
-    }
-    const size = Buffer.byteLength(frame);
-    if (res.writableLength + queuedBytes + size > options.maxBufferedBytes) {
+    const size = byteLengthOf(frame);
+    const held = res.writableLength + queuedBytes;
+    // A frame bigger than the bound still goes out alone on an empty buffer (one can be huge).
+    if (held > 0 && held + size > options.maxBufferedBytes) {
       end('slow_consumer');
       return;
     }
     queue.push(frame);
     queuedBytes += size;
     notePeak();
+    if (!waitingForDrain && !flushScheduled) {
+      flushScheduled = true;
+      scheduleFlush(flush);
+    }
   };
 
   return {

@@ -160,14 +160,17 @@ export class StreamSubscription {
   private deliverItem(delta: ItemDelta): void {
     const view = this.items.get(delta.dataId);
     if (view && delta.version <= view.version) return;
-    if (delta.action === 'delete') {
-      this.items.set(delta.dataId, { version: delta.version, exists: false });
-      // A client that never held the item has nothing to delete.
-      if (view?.exists) this.sink?.write(delta.frame);
-      return;
+    const held = view?.exists ?? false;
+    const exists = delta.action === 'update';
+    // Updated in place: this runs once per subscriber per message.
+    if (view) {
+      view.version = delta.version;
+      view.exists = exists;
+    } else {
+      this.items.set(delta.dataId, { version: delta.version, exists });
     }
-    this.items.set(delta.dataId, { version: delta.version, exists: true });
-    this.sink?.write(delta.frame);
+    // A client that never held the item has nothing to delete.
+    if (exists || held) this.sink?.write(delta.frame);
   }
 
   private deliverPage(page: PageDelta): void {
