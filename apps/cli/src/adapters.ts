@@ -5,7 +5,7 @@ import { createInProcessChangeStream, createKafkaChangeStream, type ChangeStream
 import type { Config } from '@pubstream/config';
 import { createEsdbEventStore, createSqliteEventStore, openSqliteDatabase, type EventStore } from '@pubstream/event-store';
 import type { Logger } from '@pubstream/observability';
-import { connectRedis, createMemoryReadModel, createRedisReadModel, type ReadModel, type RedisReadModelClient } from '@pubstream/read-model';
+import { connectRedis, createGenerationalRedisReadModel, createMemoryReadModel, type ReadModel, type RedisReadModelClient } from '@pubstream/read-model';
 import { Kafka, logLevel } from 'kafkajs';
 
 /**
@@ -28,7 +28,8 @@ export const openReadModel = async (config: Config, logger: Logger, now: () => D
   if (config.redisUrl === null) return { readModel: createMemoryReadModel({ now }), redis: null };
   // Errors are logged, not thrown: node-redis reconnects by itself and reads answer 503 meanwhile.
   const redis = await connectRedis(config.redisUrl, (error) => logger.warn({ err: error }, 'redis connection error'));
-  return { readModel: createRedisReadModel(redis), redis };
+  // The active generation behind the `ps` pointer, so `projections rebuild` can switch it live.
+  return { readModel: await createGenerationalRedisReadModel(redis, { root: 'ps' }), redis };
 };
 
 export const openChangeStream = (config: Config, logger: Logger, clientId: string): ChangeStream => {
