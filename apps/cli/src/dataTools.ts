@@ -2,10 +2,12 @@ import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import type { Config } from '@pubstream/config';
 import type { Logger } from '@pubstream/observability';
-import { createProgressReporter, entityKeyOf, exportEvents, rebuildReadModels, toNdjsonLine } from '@pubstream/projector';
-import { createMemoryReadModel } from '@pubstream/read-model';
+import { createProgressReporter, exportEvents, rebuildReadModels, toNdjsonLine, type RebuildResult } from '@pubstream/projector';
+import { createMemoryReadModel, type RedisReadModelClient } from '@pubstream/read-model';
 import { Kafka, logLevel } from 'kafkajs';
 import { openEventStore, openReadModel } from './adapters.js';
+import { publishEventsToKafka } from './exportToKafka.js';
+import { rebuildGeneration } from './generationRebuild.js';
 
 export interface EventsExportOptions {
   readonly from?: number;
@@ -28,22 +30,10 @@ export const runEventsExport = async (config: Config, options: EventsExportOptio
       const producer = new Kafka({ clientId: 'pubstream-export', brokers: [...config.kafkaBrokers], logLevel: logLevel.NOTHING }).producer({ idempotent: true, maxInFlightRequests: 1 });
       await producer.connect();
       try {
-        let batch: { key: string; value: string }[] = [];
-        const flush = async () => {
-          if (batch.length === 0) return;
-          await producer.send({ topic: options.toKafka as string, acks: -1, messages: batch });
-          batch = [];
-        };
-        for await (const event of events) {
-          batch.push({ key: entityKeyOf(event), value: JSON.stringify(event) });
-          count++;
-          if (batch.length >= 500) await flush();
-        }
-        await flush();
+        return await publishEventsToKafka(producer, options.toKafka, events);
       } finally {
         await producer.disconnect();
       }
-      return count;
     }
     const out = options.output === undefined ? process.stdout : createWriteStream(options.output);
     for await (const event of events) {
@@ -58,17 +48,33 @@ export const runEventsExport = async (config: Config, options: EventsExportOptio
 };
 
 /**
- * `pubstream projections rebuild --dry-run`: rebuilds the read models from position 0 into a fresh
- * in-memory generation beside the live one and reports the differences. Switching the live
- * generation needs a generation pointer in the read-model adapter, which is not there yet.
+ * `pubstream projections rebuild`: on Redis, builds a new generation beside the live one, switches
+ * it live and drops the old one (generationRebuild.ts; resumes a crashed run). `--dry-run` rebuilds
+ * from position 0 into a fresh in-memory model and reports the differences with the live one.
+ * The embedded profile's memory read models are rebuilt at every start: nothing to switch.
  */
-export const runProjectionsRebuild = async (config: Config, logger: Logger, options: { dryRun: boolean; only?: readonly string[] }) => {
+export const runProjectionsRebuild = async (config: Config, logger: Logger, options: { dryRun: boolean; only?: readonly string[] }): Promise<RebuildResult> => {
+  if (!options.dryRun && config.redisUrl === null) {
+    process.stderr.write('the embedded profile keeps its read models in memory and rebuilds them from the log at every start: restart it to rebuild (nothing to switch)\n');
+    return { position: 0, resumedFrom: 0, events: 0, eventsPerSecond: 0, aborted: false };
+  }
   if (!options.dryRun) {
-    throw new Error(
-      config.redisUrl === null
-        ? 'the embedded profile rebuilds its in-memory read models from the log at every start; use --dry-run to check them'
-        : 'switching the live Redis generation is not yet available in this build; use --dry-run to compare a rebuilt generation with the live one',
-    );
+    if (options.only !== undefined) throw new Error('a live generation holds every projection: rebuild them all to switch (names are for --dry-run)');
+    const now = () => new Date();
+    const eventStore = openEventStore(config, now);
+    const { readModel, redis } = await openReadModel(config, logger, now);
+    try {
+      return await rebuildGeneration({
+        client: redis as RedisReadModelClient,
+        eventStore,
+        progress: createProgressReporter(process.stderr),
+        now,
+        log: (message) => process.stderr.write(`${message}\n`),
+      });
+    } finally {
+      await readModel.close();
+      await eventStore.close();
+    }
   }
   if (config.redisUrl === null) throw new Error('--dry-run compares with the live read model in Redis (REDIS_URL)');
   const now = () => new Date();
