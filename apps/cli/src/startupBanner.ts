@@ -7,7 +7,7 @@ import type { AllInOne } from './allInOne.js';
 export const startupBanner = (running: AllInOne): string => {
   const lines = ['', 'Pubstream is running (embedded profile: SQLite log, in-memory read models)'];
   if (running.publicUrl !== '') lines.push(`  public API  ${running.publicUrl}`);
-  lines.push(`  admin API   ${running.adminUrl}`);
+  lines.push(`  admin API   ${running.adminUrl}`, `  dashboard   ${running.adminUrl}/`);
   if (running.adminTokenGenerated) {
     lines.push(`  admin token ${running.adminToken}`, '              (generated for this run and shown only now; set ADMIN_TOKEN to choose your own)');
   }
