@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { sharedFrameFlusher, type FrameFlusher } from './frameFlusher.js';
 import { reconnectFrame, type ReconnectReason } from './sseFrames.js';
 
 export interface SseConnectionOptions {
@@ -9,6 +10,8 @@ export interface SseConnectionOptions {
   readonly maxBufferedBytes: number;
   /** How long an ended stream may take to flush before its socket is destroyed. */
   readonly closeGraceMs: number;
+  /** Paces the socket writes; the process's shared one by default. */
+  readonly flusher?: FrameFlusher;
 }
 
 export interface SseConnection {
@@ -39,30 +42,30 @@ const byteLengthOf = (frame: string): number => {
 };
 
 /**
- * Connections with frames waiting, flushed together once the current event-loop turn is done. A
- * socket write is a system call (on loopback it also runs the receiver's TCP path), and with many
- * subscribers it is the fanout's main cost: batching the frames of one turn (an item update, its
- * collection page, a burst of messages while the loop was busy) makes it one write per connection
- * per turn instead of one per frame, and the more loaded the node the larger the batches.
+ * The bytes of a batch of frames. Most connections get the same frames in the same pass (an item
+ * update, a collection page), so the last batch's bytes are reused instead of joining and
+ * encoding the same text once per socket.
  */
-const waitingFlush: (() => void)[] = [];
-const flushAll = (): void => {
-  const flushes = waitingFlush.splice(0);
-  for (const flushOne of flushes) flushOne();
-};
-const scheduleFlush = (flushOne: () => void): void => {
-  if (waitingFlush.push(flushOne) === 1) setImmediate(flushAll);
+let lastBatch: readonly string[] = [];
+let lastBatchBytes = Buffer.alloc(0);
+const batchBytes = (frames: readonly string[]): Buffer => {
+  if (frames.length !== lastBatch.length || frames.some((frame, index) => frame !== lastBatch[index])) {
+    lastBatch = frames;
+    lastBatchBytes = Buffer.from(frames.length === 1 ? (frames[0] as string) : frames.join(''));
+  }
+  return lastBatchBytes;
 };
 
 /**
  * Writes SSE frames to the response socket with a bounded queue. Frames are queued and written
- * together at the end of the event-loop turn (one socket write for all of them); after
+ * together by the flusher's next pass (one socket write for all of them); after
  * back-pressure they wait until `drain`. When socket buffer + queue would exceed the bound, the
  * queue is dropped, `reconnect {reason: "slow_consumer"}` is written and the stream is ended; if it
  * cannot flush within the grace period the socket is destroyed. So one stuck client costs at most
  * about `maxBufferedBytes` plus one frame.
  */
 export const createSseConnection = (res: ServerResponse, options: SseConnectionOptions): SseConnection => {
+  const flusher = options.flusher ?? sharedFrameFlusher;
   let queue: string[] = [];
   let queuedBytes = 0;
   let waitingForDrain = false;
@@ -86,7 +89,7 @@ export const createSseConnection = (res: ServerResponse, options: SseConnectionO
   /** Hands every queued frame to the socket in one write. */
   const writeQueue = (): void => {
     if (queue.length === 0 || res.destroyed || res.writableEnded) return;
-    const chunk = queue.length === 1 ? (queue[0] as string) : queue.join('');
+    const chunk = batchBytes(queue);
     queue = [];
     queuedBytes = 0;
     if (!res.write(chunk)) {
@@ -150,7 +153,7 @@ export const createSseConnection = (res: ServerResponse, options: SseConnectionO
     notePeak();
     if (!waitingForDrain && !flushScheduled) {
       flushScheduled = true;
-      scheduleFlush(flush);
+      flusher.schedule(flush);
     }
   };
 
