@@ -1,12 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { randomUUID } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeWithBackend, startLocalRedis, type LocalRedis } from '@pubstream/testing';
 import { openSse, type ReceivedEvent, type SseTestClient } from '../../apps/api/src/subscribe/testing/sseTestClient.js';
-import { ADMIN_TOKEN, adminHttp } from '../../apps/cli/src/distributed/testing/adminHttp.js';
-import { eventually, startNodeProcess, type NodeProcess } from '../../apps/cli/src/distributed/testing/nodeProcess.js';
+import { startDistributedCluster, type DistributedCluster } from '../../apps/cli/src/distributed/testing/distributedCluster.js';
+import { eventually, type NodeProcess } from '../../apps/cli/src/distributed/testing/nodeProcess.js';
 
 // The distributed profile as real processes (`pubstream admin|projector|api`): one admin, one
 // projector and two API nodes on a Redis of this file's own, a real Kafka broker and a SQLite log
@@ -17,10 +14,9 @@ const isItem = (dataId: string) => (event: ReceivedEvent) => event.data?.dataId 
 
 describeWithBackend('kafka', 'distributed profile: two API nodes, one projector, one admin (real Redis + Kafka)', (brokers) => {
   let redis: LocalRedis;
-  let dir: string;
-  const nodes: NodeProcess[] = [];
+  let cluster: DistributedCluster;
   const clients: SseTestClient[] = [];
-  let admin: ReturnType<typeof adminHttp>;
+  let admin: DistributedCluster['adminApi'];
   let apis: NodeProcess[] = [];
 
   const connect = async (node: NodeProcess, params: Record<string, string>): Promise<SseTestClient> => {
@@ -32,30 +28,15 @@ describeWithBackend('kafka', 'distributed profile: two API nodes, one projector,
 
   beforeAll(async () => {
     redis = await startLocalRedis();
-    dir = mkdtempSync(join(tmpdir(), 'pubstream-distributed-'));
-    const env = {
-      EVENT_STORE_URL: `sqlite:${join(dir, 'events.db')}`,
-      REDIS_URL: redis.url,
-      KAFKA_BROKERS: brokers,
-      KAFKA_TOPIC: `pubstream-e2e-${randomUUID()}`,
-      ADMIN_TOKEN,
-    };
-    const started = await Promise.all([
-      startNodeProcess('admin', env),
-      startNodeProcess('projector', env),
-      startNodeProcess('api', env),
-      startNodeProcess('api', env),
-    ]);
-    nodes.push(...started);
-    apis = started.filter((node) => node.role === 'api');
-    admin = adminHttp(started[0]!.url, ADMIN_TOKEN);
+    cluster = await startDistributedCluster({ brokers, redisUrl: redis.url, apis: 2, projectors: 1 });
+    apis = cluster.apis;
+    admin = cluster.adminApi;
   }, 120_000);
 
   afterAll(async () => {
     for (const client of clients.splice(0)) client.close();
-    await Promise.all(nodes.map((node) => node.stop()));
+    await cluster?.stop();
     await redis?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
   }, 60_000);
 
   it('a subscriber on each API node receives every admin write in version order; a read on either node reflects it', async () => {
@@ -117,4 +98,30 @@ describeWithBackend('kafka', 'distributed profile: two API nodes, one projector,
       expect(stream.events.at(-1)).toEqual({ event: 'reconnect', data: { reason: 'key_revoked' } });
     }
   });
+  it('SIGTERM on an API node: its open streams end with reconnect {reason: "shutdown"} and the process exits 0', async () => {
+    await admin('POST', '/admin/collections', { slug: 'bye', name: 'Bye' });
+    await admin('PUT', '/admin/collections/bye/items/last', { data: { ok: true } });
+    const { key } = await admin<{ key: string }>('POST', '/admin/keys', { name: 'bye', type: 'live', allowedDomains: ['shop.example.com'] });
+    const node = apis[1]!;
+    const stream = await connect(node, { apiKey: key, dataIds: 'last' });
+    await stream.waitFor(isItem('last'), 'snapshot');
+    node.child.kill('SIGTERM');
+    await stream.ended;
+    expect(stream.events.at(-1)).toEqual({ event: 'reconnect', data: { reason: 'shutdown' } });
+    expect(await node.exited).toBe(0);
+    // The other node keeps serving.
+    expect((await read(apis[0]!, '/public/data/last', key)).status).toBe(200);
+  });
+});
+
+it('split roles refuse the embedded adapters: "pubstream api" without REDIS_URL exits 2 with one line naming it', () => {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', 'apps/cli/src/main.ts', 'api'], {
+    cwd: new URL('../../', import.meta.url),
+    env: { PATH: process.env.PATH ?? '', KAFKA_BROKERS: '127.0.0.1:9', LOG_LEVEL: 'silent' },
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  expect(result.status).toBe(2);
+  expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  expect(result.stderr).toMatch(/REDIS_URL is required/);
 });
