@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createClient, type RedisClientType } from 'redis';
+import { createClient, createCluster, type RedisClientType, type RedisClusterType } from 'redis';
 import { describeWithBackend } from '@pubstream/testing';
 import {
   createGenerationalRedisReadModel,
@@ -112,6 +112,7 @@ describeWithBackend('redis', 'generational redis read model', (url) => {
     const root = `g-${randomUUID()}`;
     await seed(createRedisReadModel(client, { namespace: root }), Array.from({ length: 1200 }, (_, i) => `t${i}`), 3);
     await createRedisReadModel(client, { namespace: root }).recordUsage([{ keyId: 'k1', at: new Date('2026-01-01T10:00:00Z'), count: 2 }]);
+    await client.set(`${root}:rl:203.0.113.9`, '5');
     const next = `${root}-g7`;
     await seed(createRedisReadModel(client, { namespace: next }), ['only'], 3);
     await switchGeneration(client, root, next);
@@ -124,7 +125,8 @@ describeWithBackend('redis', 'generational redis read model', (url) => {
     expect(await dropGeneration(client, root, root, { batch: 100 })).toBeGreaterThan(1200);
 
     const left = await client.keys(`${root}:*`);
-    expect(left.every((key) => key === generationPointerKey(root) || key.startsWith(`${root}:{u:`))).toBe(true);
+    expect(left.every((key) => key === generationPointerKey(root) || key.startsWith(`${root}:{u:`) || key === `${root}:rl:203.0.113.9`)).toBe(true);
+    expect(await client.get(`${root}:rl:203.0.113.9`)).toBe('5');
     const model = await createGenerationalRedisReadModel(await ownClient(), { root });
     try {
       expect(await model.countItems('posts')).toBe(1);
@@ -136,5 +138,44 @@ describeWithBackend('redis', 'generational redis read model', (url) => {
     await switchGeneration(client, root, root);
     await dropGeneration(client, root, next);
     expect(await client.keys(`${next}:*`)).toEqual([]);
+  });
+});
+
+describeWithBackend('redisCluster', 'generational redis read model (cluster)', (urls) => {
+  let cluster: RedisClusterType;
+  beforeAll(async () => {
+    cluster = createCluster({ rootNodes: urls.split(',').map((url) => ({ url })) });
+    cluster.on('error', () => {});
+    await cluster.connect();
+  });
+  afterAll(async () => {
+    await cluster.close();
+  });
+
+  it('switches generations and drops the old one from every master (keys of many slots)', async () => {
+    const root = `g-${randomUUID()}`;
+    await seed(createRedisReadModel(cluster, { namespace: root }), Array.from({ length: 300 }, (_, i) => `t${i}`), 3);
+    const next = `${root}-g1`;
+    await seed(createRedisReadModel(cluster, { namespace: next }), ['only'], 3);
+    const ownCluster = createCluster({ rootNodes: urls.split(',').map((url) => ({ url })) }) as RedisClusterType;
+    ownCluster.on('error', () => {});
+    await ownCluster.connect();
+    const model = await createGenerationalRedisReadModel(ownCluster, { root, refreshMs: 60_000 });
+    try {
+      expect(await model.countItems('posts')).toBe(300);
+      await switchGeneration(cluster, root, next);
+      await model.refresh();
+      expect(await model.countItems('posts')).toBe(1);
+      expect(await listGenerations(cluster, root)).toEqual([
+        { namespace: root, active: false },
+        { namespace: next, active: true },
+      ]);
+      expect(await dropGeneration(cluster, root, root)).toBeGreaterThan(300);
+      for (let i = 0; i < 300; i += 37) expect(await createRedisReadModel(cluster, { namespace: root }).getItem(`d${i}`)).toBeNull();
+      expect(await listGenerations(cluster, root)).toEqual([{ namespace: next, active: true }]);
+      expect(await model.countItems('posts')).toBe(1);
+    } finally {
+      await model.close();
+    }
   });
 });

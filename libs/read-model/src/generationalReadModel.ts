@@ -82,12 +82,24 @@ async function* scanKeys(node: RedisClientType, match: string, count = 1000): As
   } while (cursor !== '0');
 }
 
-/** The generations present in Redis (the root and every `${root}-g…` namespace), sorted, with the active one marked. */
+/** Whether a key under the root is shared by every generation (pointer keys, usage counts) or not the read model's at all. */
+const sharedUnderRoot = (root: string, key: string): boolean =>
+  !key.startsWith(`${root}:{`) || key.startsWith(`${root}:{u:`) || key === generationPointerKey(root) || key === pendingGenerationKey(root);
+
+/**
+ * The generations holding read-model records (the root and every `${root}-g…` namespace; the
+ * active one always), sorted, with the active one marked.
+ */
 export const listGenerations = async (client: RedisReadModelClient, root: string): Promise<{ namespace: string; active: boolean }[]> => {
   const found = new Set<string>();
   for (const node of await scanNodes(client)) {
-    for (const pattern of [`${globEscape(root)}:*`, `${globEscape(root)}-g*:*`]) {
-      for await (const keys of scanKeys(node, pattern)) for (const key of keys) found.add(key.slice(0, key.indexOf(':')));
+    for (const pattern of [`${globEscape(root)}:[{]*`, `${globEscape(root)}-g*:*`]) {
+      for await (const keys of scanKeys(node, pattern)) {
+        for (const key of keys) {
+          const namespace = key.slice(0, key.indexOf(':'));
+          if (namespace !== root || !sharedUnderRoot(root, key)) found.add(namespace);
+        }
+      }
     }
   }
   const active = await readActiveGeneration(client, root);
@@ -98,13 +110,15 @@ export const listGenerations = async (client: RedisReadModelClient, root: string
 /**
  * Deletes a generation's keys (SCAN + UNLINK in batches, on every master of a cluster). Refuses
  * the active generation. Dropping the root generation keeps what lives under the root for every
- * generation: the pointer keys and the usage counts. Returns the number of keys deleted.
+ * generation: the pointer keys, the usage counts and keys that are not the read model's (rate
+ * limits). Returns the number of keys deleted.
  */
 export const dropGeneration = async (client: RedisReadModelClient, root: string, generation: string, options: { batch?: number } = {}): Promise<number> => {
   if (generation.includes(':') || generation.includes('{') || generation === '') throw new Error(`Not a generation namespace: ${generation}`);
   if (generation === (await readActiveGeneration(client, root))) throw new Error(`Refusing to drop the active generation ${generation}`);
-  const keep = (key: string): boolean =>
-    generation === root && (key.startsWith(`${root}:{u:`) || key === generationPointerKey(root) || key === pendingGenerationKey(root));
+  // Under the root live other things too (the rate limiter's `ps:rl:…`): only the read model's
+  // own keys (`${ns}:{tag}…`) go, minus what every generation shares.
+  const keep = (key: string): boolean => generation === root && sharedUnderRoot(root, key);
   const cluster = asCluster(client) !== null;
   let deleted = 0;
   for (const node of await scanNodes(client)) {
