@@ -8,7 +8,13 @@ export const FAULT_EXIT_CODE = 86;
  * exiting in `publish` is exactly a crash between the write and the publish (the gap the
  * published checkpoint exists for). With probability 0 the change stream is returned as is.
  */
-export const crashBeforePublish = (changeStream: ChangeStream, probability: number, onCrash: () => void, random: () => number = Math.random): ChangeStream => {
+export const crashBeforePublish = (
+  changeStream: ChangeStream,
+  probability: number,
+  onCrash: () => void,
+  random: () => number = Math.random,
+  exit: (code: number) => void = (code) => process.exit(code),
+): ChangeStream => {
   if (probability <= 0) return changeStream;
   return {
     subscribe: (handlers) => changeStream.subscribe(handlers),
@@ -16,7 +22,9 @@ export const crashBeforePublish = (changeStream: ChangeStream, probability: numb
     publish: (messages) => {
       if (messages.length > 0 && random() < probability) {
         onCrash();
-        process.exit(FAULT_EXIT_CODE);
+        exit(FAULT_EXIT_CODE);
+        // Only reached when `exit` does not end the process (unit tests): never publish.
+        return new Promise<void>(() => {});
       }
       return changeStream.publish(messages);
     },

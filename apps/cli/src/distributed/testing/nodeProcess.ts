@@ -71,6 +71,9 @@ export const startNodeProcess = async (role: 'api' | 'projector' | 'admin', env:
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // Never leave a server behind when the test process itself ends abruptly.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
@@ -78,6 +81,7 @@ export const startNodeProcess = async (role: 'api' | 'projector' | 'admin', env:
   const exited = new Promise<number | string>((resolve) =>
     child.once('exit', (code, signal) => {
       running = false;
+      process.off('exit', killOnExit);
       resolve(code ?? signal ?? 'unknown');
     }),
   );
