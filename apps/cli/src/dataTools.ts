@@ -53,10 +53,10 @@ export const runEventsExport = async (config: Config, options: EventsExportOptio
  * from position 0 into a fresh in-memory model and reports the differences with the live one.
  * The embedded profile's memory read models are rebuilt at every start: nothing to switch.
  */
-export const runProjectionsRebuild = async (config: Config, logger: Logger, options: { dryRun: boolean; only?: readonly string[] }): Promise<RebuildResult> => {
+export const runProjectionsRebuild = async (config: Config, logger: Logger, options: { dryRun: boolean; only?: readonly string[] }): Promise<RebuildResult | null> => {
   if (!options.dryRun && config.redisUrl === null) {
     process.stderr.write('the embedded profile keeps its read models in memory and rebuilds them from the log at every start: restart it to rebuild (nothing to switch)\n');
-    return { position: 0, resumedFrom: 0, events: 0, eventsPerSecond: 0, aborted: false };
+    return null;
   }
   if (!options.dryRun) {
     if (options.only !== undefined) throw new Error('a live generation holds every projection: rebuild them all to switch (names are for --dry-run)');

@@ -172,6 +172,7 @@ projections
     const config = configFor('tool');
     try {
       const result = await runProjectionsRebuild(config, createLogger({ level: 'warn', name: 'pubstream' }), { dryRun: options.dryRun, only: names.length > 0 ? names : undefined });
+      if (result === null) return; // embedded profile: nothing to rebuild while running
       printJson({ position: result.position, events: result.events, eventsPerSecond: result.eventsPerSecond, differences: result.differences ?? [] });
       if ((result.differences?.length ?? 0) > 0) process.exitCode = 1;
     } catch (error) {
