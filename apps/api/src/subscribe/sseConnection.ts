@@ -44,16 +44,28 @@ const byteLengthOf = (frame: string): number => {
 /**
  * The bytes of a batch of frames. Most connections get the same frames in the same pass (an item
  * update, a collection page), so the last batch's bytes are reused instead of joining and
- * encoding the same text once per socket.
+ * encoding the same text once per socket, and so is its HTTP/1.1 chunk (see `rawChunks`).
  */
 let lastBatch: readonly string[] = [];
 let lastBatchBytes = Buffer.alloc(0);
-const batchBytes = (frames: readonly string[]): Buffer => {
+let lastBatchChunk: Buffer | null = null;
+const sameBatch = (frames: readonly string[]): boolean => {
   if (frames.length !== lastBatch.length || frames.some((frame, index) => frame !== lastBatch[index])) {
     lastBatch = frames;
     lastBatchBytes = Buffer.from(frames.length === 1 ? (frames[0] as string) : frames.join(''));
+    lastBatchChunk = null;
+    return false;
   }
+  return true;
+};
+const batchBytes = (frames: readonly string[]): Buffer => {
+  sameBatch(frames);
   return lastBatchBytes;
+};
+const batchChunk = (frames: readonly string[]): Buffer => {
+  sameBatch(frames);
+  lastBatchChunk ??= Buffer.concat([Buffer.from(`${lastBatchBytes.length.toString(16)}\r\n`), lastBatchBytes, Buffer.from('\r\n')]);
+  return lastBatchChunk;
 };
 
 /**
@@ -63,9 +75,17 @@ const batchBytes = (frames: readonly string[]): Buffer => {
  * queue is dropped, `reconnect {reason: "slow_consumer"}` is written and the stream is ended; if it
  * cannot flush within the grace period the socket is destroyed. So one stuck client costs at most
  * about `maxBufferedBytes` plus one frame.
+ *
+ * Once the headers are out, a chunked HTTP/1.1 response's body goes straight to its socket as
+ * ready-made chunks (`rawChunks`): the same chunk bytes serve every subscriber of a pass, and the
+ * per-write work of ServerResponse (chunk header, cork, next-tick uncork, a three-part writev) is
+ * skipped; that was a tenth of the node's time under fanout. `res.end()` still writes the last chunk.
  */
 export const createSseConnection = (res: ServerResponse, options: SseConnectionOptions): SseConnection => {
   const flusher = options.flusher ?? sharedFrameFlusher;
+  res.flushHeaders();
+  const socket = res.socket;
+  const rawChunks = socket !== null && res.chunkedEncoding;
   let queue: string[] = [];
   let queuedBytes = 0;
   let waitingForDrain = false;
@@ -89,12 +109,12 @@ export const createSseConnection = (res: ServerResponse, options: SseConnectionO
   /** Hands every queued frame to the socket in one write. */
   const writeQueue = (): void => {
     if (queue.length === 0 || res.destroyed || res.writableEnded) return;
-    const chunk = batchBytes(queue);
+    const accepted = rawChunks ? socket.write(batchChunk(queue)) : res.write(batchBytes(queue));
     queue = [];
     queuedBytes = 0;
-    if (!res.write(chunk)) {
+    if (!accepted) {
       waitingForDrain = true;
-      res.once('drain', onDrain);
+      (rawChunks ? socket : res).once('drain', onDrain);
     }
     notePeak();
   };
@@ -114,14 +134,13 @@ export const createSseConnection = (res: ServerResponse, options: SseConnectionO
     ended = true;
     // Frames queued in this turn would have been written already had they not been batched
     // (they fit the bound); frames held back by back-pressure are dropped.
-    if (!waitingForDrain) writeQueue();
+    if (waitingForDrain) queue = [];
+    if (reason !== null) queue.push(reconnectFrame(reason));
+    writeQueue();
     queue = [];
     queuedBytes = 0;
     if (reason !== null) endReason = reason;
-    if (!res.destroyed && !res.writableEnded) {
-      if (reason !== null) res.write(reconnectFrame(reason));
-      res.end();
-    }
+    if (!res.destroyed && !res.writableEnded) res.end();
     if (!res.writableFinished && !res.destroyed) {
       graceTimer = setTimeout(() => res.destroy(), options.closeGraceMs);
       graceTimer.unref();
