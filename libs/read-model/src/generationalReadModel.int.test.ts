@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createClient, createCluster, type RedisClientType, type RedisClusterType } from 'redis';
+import type { RedisClientType } from 'redis';
 import { describeWithBackend } from '@pubstream/testing';
 import {
   createGenerationalRedisReadModel,
@@ -10,7 +10,8 @@ import {
   switchGeneration,
 } from './generationalReadModel.js';
 import { FencedError, type ItemRecord, type ReadModel } from './readModel.js';
-import { createRedisReadModel } from './redisReadModel.js';
+import { connectRedis } from './redisConnection.js';
+import { createRedisReadModel, type RedisReadModelClient } from './redisReadModel.js';
 import { testReadModelContract } from './testing/index.js';
 
 const item = (dataId: string, title: string, version = 1): ItemRecord => ({
@@ -36,20 +37,13 @@ const seed = async (model: ReadModel, titles: string[], position: number): Promi
 describeWithBackend('redis', 'generational redis read model', (url) => {
   let client: RedisClientType;
   beforeAll(async () => {
-    client = createClient({ url });
-    client.on('error', () => {});
-    await client.connect();
+    client = (await connectRedis(url, () => {})) as RedisClientType;
   });
   afterAll(async () => {
     await client.close();
   });
   // A second client per model: close() closes the client it was given.
-  const ownClient = async (): Promise<RedisClientType> => {
-    const own = createClient({ url }) as RedisClientType;
-    own.on('error', () => {});
-    await own.connect();
-    return own;
-  };
+  const ownClient = (): Promise<RedisReadModelClient> => connectRedis(url, () => {});
 
   testReadModelContract('redis generational', async () => createGenerationalRedisReadModel(await ownClient(), { root: `t-${randomUUID()}` }), { numRuns: 10 });
 
@@ -142,11 +136,9 @@ describeWithBackend('redis', 'generational redis read model', (url) => {
 });
 
 describeWithBackend('redisCluster', 'generational redis read model (cluster)', (urls) => {
-  let cluster: RedisClusterType;
+  let cluster: RedisReadModelClient;
   beforeAll(async () => {
-    cluster = createCluster({ rootNodes: urls.split(',').map((url) => ({ url })) });
-    cluster.on('error', () => {});
-    await cluster.connect();
+    cluster = await connectRedis(urls, () => {});
   });
   afterAll(async () => {
     await cluster.close();
@@ -157,10 +149,7 @@ describeWithBackend('redisCluster', 'generational redis read model (cluster)', (
     await seed(createRedisReadModel(cluster, { namespace: root }), Array.from({ length: 300 }, (_, i) => `t${i}`), 3);
     const next = `${root}-g1`;
     await seed(createRedisReadModel(cluster, { namespace: next }), ['only'], 3);
-    const ownCluster = createCluster({ rootNodes: urls.split(',').map((url) => ({ url })) }) as RedisClusterType;
-    ownCluster.on('error', () => {});
-    await ownCluster.connect();
-    const model = await createGenerationalRedisReadModel(ownCluster, { root, refreshMs: 60_000 });
+    const model = await createGenerationalRedisReadModel(await connectRedis(urls, () => {}), { root, refreshMs: 60_000 });
     try {
       expect(await model.countItems('posts')).toBe(300);
       await switchGeneration(cluster, root, next);

@@ -1,17 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll } from 'vitest';
-import { createClient, createCluster, type RedisClientType, type RedisClusterType } from 'redis';
 import { describeWithBackend } from '@pubstream/testing';
-import { createRedisReadModel } from './redisReadModel.js';
+import { connectRedis } from './redisConnection.js';
+import { createRedisReadModel, type RedisReadModelClient } from './redisReadModel.js';
 import { testReadModelContract } from './testing/index.js';
 
 // One client per suite; each test gets its own namespace, so tests never see each other's keys.
 describeWithBackend('redis', 'redis read model (single node)', (url) => {
-  let client: RedisClientType;
+  let client: RedisReadModelClient;
   beforeAll(async () => {
-    client = createClient({ url });
-    client.on('error', () => {});
-    await client.connect();
+    client = await connectRedis(url, () => {});
   });
   afterAll(async () => {
     await client.close();
@@ -20,11 +18,9 @@ describeWithBackend('redis', 'redis read model (single node)', (url) => {
 });
 
 describeWithBackend('redisCluster', 'redis read model (cluster)', (urls) => {
-  let cluster: RedisClusterType;
+  let cluster: RedisReadModelClient;
   beforeAll(async () => {
-    cluster = createCluster({ rootNodes: urls.split(',').map((url) => ({ url })) });
-    cluster.on('error', () => {});
-    await cluster.connect();
+    cluster = await connectRedis(urls, () => {});
   });
   afterAll(async () => {
     await cluster.close();

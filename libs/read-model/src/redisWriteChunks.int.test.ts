@@ -1,18 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll } from 'vitest';
-import { createClient, createCluster, type RedisClientType, type RedisClusterType } from 'redis';
 import { describeWithBackend } from '@pubstream/testing';
-import { createRedisReadModel } from './redisReadModel.js';
+import { connectRedis } from './redisConnection.js';
+import { createRedisReadModel, type RedisReadModelClient } from './redisReadModel.js';
 import { testReadModelContract } from './testing/index.js';
 
 // The contract again with tiny write calls, so that batches are cut into many chunks and every
 // guarantee (order per record, per-op answers, fencing, checkpoint last) is seen across chunks.
 describeWithBackend('redis', 'redis read model in chunks of 3 writes (single node)', (url) => {
-  let client: RedisClientType;
+  let client: RedisReadModelClient;
   beforeAll(async () => {
-    client = createClient({ url });
-    client.on('error', () => {});
-    await client.connect();
+    client = await connectRedis(url, () => {});
   });
   afterAll(async () => {
     await client.close();
@@ -21,11 +19,9 @@ describeWithBackend('redis', 'redis read model in chunks of 3 writes (single nod
 });
 
 describeWithBackend('redisCluster', 'redis read model in chunks of 2 writes (cluster)', (urls) => {
-  let cluster: RedisClusterType;
+  let cluster: RedisReadModelClient;
   beforeAll(async () => {
-    cluster = createCluster({ rootNodes: urls.split(',').map((url) => ({ url })) });
-    cluster.on('error', () => {});
-    await cluster.connect();
+    cluster = await connectRedis(urls, () => {});
   });
   afterAll(async () => {
     await cluster.close();
