@@ -26,7 +26,7 @@ const procStatusKb = (pid: number, field: 'VmHWM' | 'VmRSS'): number => {
 export const startChild = async (
   entry: string,
   args: readonly string[],
-  options: { env?: NodeJS.ProcessEnv; ready: RegExp; timeoutMs?: number },
+  options: { env?: NodeJS.ProcessEnv; ready: RegExp | { healthUrl: string }; timeoutMs?: number },
 ): Promise<RunningChild & { match: RegExpExecArray }> => {
   const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
     env: { ...process.env, ...options.env },
@@ -35,14 +35,30 @@ export const startChild = async (
   let output = '';
   const match = await new Promise<RegExpExecArray>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${entry} did not become ready:\n${output.slice(-2000)}`)), options.timeoutMs ?? 60_000);
+    const ready = options.ready;
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      const found = options.ready.exec(output);
+      const found = ready instanceof RegExp ? ready.exec(output) : null;
       if (found) {
         clearTimeout(timer);
         resolve(found);
       }
     };
+    if (!(ready instanceof RegExp)) {
+      // Processes that log nothing at the chosen level are ready when their health route answers.
+      const poll = async (): Promise<void> => {
+        while (child.exitCode === null) {
+          const ok = await fetch(ready.healthUrl).then((r) => r.ok, () => false);
+          if (ok) {
+            clearTimeout(timer);
+            resolve(/(.*)/.exec(ready.healthUrl) as RegExpExecArray);
+            return;
+          }
+          await new Promise((r) => setTimeout(r, 200));
+        }
+      };
+      void poll();
+    }
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);
     child.once('exit', (code) => {

@@ -143,15 +143,15 @@ const runFanout = async (profile: Profile, service: BenchService, key: string, c
     note: `${load.connected()} connected`,
   });
   push({
-    scenario: 'SSE RSS per idle stream (KB)',
+    scenario: 'SSE server RSS per idle stream',
     profile,
-    unit: 'ops/s',
+    unit: 'KB/stream',
     value: perStream / 1024,
     target: '< 20 KB per idle stream',
     met: perStream / 1024 < 20,
   });
   context.notes.push(
-    `${profile} fanout: ${load.connected()} streams; expected ${(subscribers * 100).toLocaleString('en-US')} events/s if every write produced an item and a collection event for every subscriber; collection pages are coalesced, so fewer is by design. The "SSE RSS per idle stream" row's value is in KB.`,
+    `${profile} fanout: ${load.connected()} streams; expected ${(subscribers * 100).toLocaleString('en-US')} events/s if every write produced an item and a collection event for every subscriber; collection pages are coalesced, so fewer is by design.`,
   );
 };
 

@@ -75,10 +75,9 @@ export const startDistributedService = async (redisUrl: string, kafkaBrokers: st
     KAFKA_BROKERS: kafkaBrokers,
     LOG_LEVEL: 'warn',
   };
-  const ready = /listening|active|started/i;
-  const projector = await startChild(CLI, ['projector'], { env, ready, timeoutMs: 120_000 });
-  const admin = await startChild(CLI, ['admin'], { env, ready, timeoutMs: 120_000 });
-  const api = await startChild(CLI, ['api'], { env, ready, timeoutMs: 120_000 });
+  const projector = await startChild(CLI, ['projector'], { env: { ...env, LOG_LEVEL: 'info' }, ready: /projector active/, timeoutMs: 120_000 });
+  const admin = await startChild(CLI, ['admin'], { env, ready: { healthUrl: `http://127.0.0.1:${adminPort}/healthz` }, timeoutMs: 120_000 });
+  const api = await startChild(CLI, ['api'], { env, ready: { healthUrl: `http://127.0.0.1:${port}/healthz` }, timeoutMs: 120_000 });
   return {
     publicUrl: `http://127.0.0.1:${port}`,
     adminUrl: `http://127.0.0.1:${adminPort}`,
