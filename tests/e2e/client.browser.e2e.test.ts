@@ -11,7 +11,8 @@ import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { launchBrowser } from '@pubstream/testing';
-import { startAllInOne } from '../../apps/cli/src/allInOne.js';
+import type { AllInOne } from '../../apps/cli/src/allInOne.js';
+import { adminRequest, createTestKey, startClientServer } from './support/clientServer.js';
 
 const clientDir = fileURLToPath(new URL('../../libs/client/', import.meta.url));
 const bundlePath = join(clientDir, 'dist', 'npm', 'browser', 'pubstream-client.js');
@@ -35,21 +36,12 @@ const page = `<!doctype html>
   );
 </script>`;
 
-let server: Awaited<ReturnType<typeof startAllInOne>>;
+let server: AllInOne;
 let site: HttpServer;
 let siteUrl: string;
 let browser: Browser;
 
-async function admin(method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
-  const response = await fetch(server.adminUrl + path, {
-    method,
-    headers: { Authorization: `Bearer ${server.adminToken}`, 'Content-Type': 'application/json' },
-    body: body === undefined ? null : JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`admin ${method} ${path}: ${response.status} ${text}`);
-  return (text ? JSON.parse(text) : {}) as Record<string, unknown>;
-}
+const admin = (method: string, path: string, body?: unknown) => adminRequest(server, method, path, body);
 
 beforeAll(async () => {
   // The test uses what a consumer gets: the bundle `npm run build` emits.
@@ -64,9 +56,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
   siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
-  server = await startAllInOne({
-    env: { PORT: '0', ADMIN_PORT: '0', HOST: '127.0.0.1', ADMIN_HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
-  });
+  server = await startClientServer(dataDir);
   await admin('PUT', '/admin/plan', { plan: 'business', monthlyQuota: null });
   await admin('POST', '/admin/collections', { slug: 'news', name: 'News', sortableFields: [] });
   await admin('PUT', '/admin/collections/news/items/headline', { data: { title: 'First headline' } });
@@ -82,7 +72,7 @@ afterAll(async () => {
 
 it('shows an item’s value changing live when it is written through the admin API', async () => {
   // A test key: 127.0.0.1 is always allowed for test keys, so the page's origin passes CORS.
-  const { key } = (await admin('POST', '/admin/keys', { name: 'browser', type: 'test', allowedDomains: [] })) as { key: string };
+  const key = await createTestKey(server, 'browser');
   const tab = await browser.newPage();
   const problems: string[] = [];
   tab.on('pageerror', (error) => problems.push(error.message));

@@ -20,9 +20,8 @@ import {
   type FetchLike,
   type WatchedItem,
 } from '@pubstream/client';
-import { startAllInOne } from '../../apps/cli/src/allInOne.js';
-
-type Server = Awaited<ReturnType<typeof startAllInOne>>;
+import type { AllInOne as Server } from '../../apps/cli/src/allInOne.js';
+import { adminRequest, startClientServer } from './support/clientServer.js';
 
 const streamTtlMs = 1_500;
 const dataDir = mkdtempSync(join(tmpdir(), 'pubstream-client-e2e-'));
@@ -33,30 +32,15 @@ let adminPort: number;
 
 /** The embedded profile on loopback, with a short stream lifetime; the same ports + data dir restart it. */
 async function start(ports = { publicPort: 0, adminPort: 0 }): Promise<Server> {
-  return startAllInOne({
-    env: {
-      PORT: String(ports.publicPort),
-      ADMIN_PORT: String(ports.adminPort),
-      HOST: '127.0.0.1',
-      ADMIN_HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      STREAM_TTL_MS: String(streamTtlMs),
-      ADMIN_TOKEN: 'client-e2e-admin-token-0123456789',
-      LOG_LEVEL: 'silent',
-    },
+  return startClientServer(dataDir, {
+    PORT: String(ports.publicPort),
+    ADMIN_PORT: String(ports.adminPort),
+    STREAM_TTL_MS: String(streamTtlMs),
+    ADMIN_TOKEN: 'client-e2e-admin-token-0123456789',
   });
 }
 
-async function admin<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(server.adminUrl + path, {
-    method,
-    headers: { Authorization: `Bearer ${server.adminToken}`, 'Content-Type': 'application/json' },
-    body: body === undefined ? null : JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`admin ${method} ${path}: ${response.status} ${text}`);
-  return (text ? JSON.parse(text) : {}) as T;
-}
+const admin = <T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<T> => adminRequest<T>(server, method, path, body);
 
 const putItem = (dataId: string, data: Record<string, unknown>, collection = slug) =>
   admin('PUT', `/admin/collections/${collection}/items/${dataId}`, { data });

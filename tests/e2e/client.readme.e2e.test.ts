@@ -7,24 +7,16 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startAllInOne } from '../../apps/cli/src/allInOne.js';
+import type { AllInOne } from '../../apps/cli/src/allInOne.js';
+import { adminRequest, createTestKey, startClientServer } from './support/clientServer.js';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 const dataDir = mkdtempSync(join(tmpdir(), 'pubstream-client-readme-'));
 const scratch = join(repo, '.tmp', `client-readme-${process.pid}`);
-let server: Awaited<ReturnType<typeof startAllInOne>>;
+let server: AllInOne;
 let key: string;
 
-async function admin(method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
-  const response = await fetch(server.adminUrl + path, {
-    method,
-    headers: { Authorization: `Bearer ${server.adminToken}`, 'Content-Type': 'application/json' },
-    body: body === undefined ? null : JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`admin ${method} ${path}: ${response.status} ${text}`);
-  return (text ? JSON.parse(text) : {}) as Record<string, unknown>;
-}
+const admin = (method: string, path: string, body?: unknown) => adminRequest(server, method, path, body);
 
 /** The first ```ts block after a heading of the client README. */
 function exampleAfter(heading: string): string {
@@ -36,13 +28,11 @@ function exampleAfter(heading: string): string {
 }
 
 beforeAll(async () => {
-  server = await startAllInOne({
-    env: { PORT: '0', ADMIN_PORT: '0', HOST: '127.0.0.1', ADMIN_HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
-  });
+  server = await startClientServer(dataDir);
   await admin('POST', '/admin/collections', { slug: 'articles', name: 'Articles', sortableFields: [] });
   for (let i = 1; i <= 60; i += 1) await admin('PUT', `/admin/collections/articles/items/article-${i}`, { data: { title: `Article ${i}` } });
   await admin('PUT', '/admin/collections/articles/items/a', { data: { title: 'A', body: 'dropped by fields' } });
-  key = String((await admin('POST', '/admin/keys', { name: 'readme', type: 'test', allowedDomains: [] })).key);
+  key = await createTestKey(server, 'readme');
   mkdirSync(scratch, { recursive: true });
 }, 120_000);
 

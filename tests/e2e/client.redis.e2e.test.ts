@@ -6,33 +6,23 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createClient, ServerError, ServiceUnavailableError, type FetchLike } from '@pubstream/client';
 import { startLocalRedis, type LocalRedis } from '@pubstream/testing';
-import { startAllInOne } from '../../apps/cli/src/allInOne.js';
+import type { AllInOne } from '../../apps/cli/src/allInOne.js';
+import { adminRequest, createTestKey, startClientServer } from './support/clientServer.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'pubstream-client-redis-'));
 const redisDir = mkdtempSync(join(tmpdir(), 'pubstream-client-redis-aof-'));
 let redis: LocalRedis;
-let server: Awaited<ReturnType<typeof startAllInOne>>;
+let server: AllInOne;
 let key: string;
 
-async function admin(method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
-  const response = await fetch(server.adminUrl + path, {
-    method,
-    headers: { Authorization: `Bearer ${server.adminToken}`, 'Content-Type': 'application/json' },
-    body: body === undefined ? null : JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`admin ${method} ${path}: ${response.status} ${text}`);
-  return (text ? JSON.parse(text) : {}) as Record<string, unknown>;
-}
+const admin = (method: string, path: string, body?: unknown) => adminRequest(server, method, path, body);
 
 beforeAll(async () => {
   redis = await startLocalRedis({ appendonly: true, dir: redisDir });
-  server = await startAllInOne({
-    env: { PORT: '0', ADMIN_PORT: '0', HOST: '127.0.0.1', ADMIN_HOST: '127.0.0.1', DATA_DIR: dataDir, REDIS_URL: redis.url, LOG_LEVEL: 'silent' },
-  });
+  server = await startClientServer(dataDir, { REDIS_URL: redis.url });
   await admin('POST', '/admin/collections', { slug: 'docs', name: 'Docs', sortableFields: [] });
   await admin('PUT', '/admin/collections/docs/items/doc-1', { data: { title: 'kept' } });
-  key = String((await admin('POST', '/admin/keys', { name: 'redis', type: 'test', allowedDomains: [] })).key);
+  key = await createTestKey(server, 'redis');
 }, 120_000);
 
 afterAll(async () => {
