@@ -1,6 +1,7 @@
 import type { ChangeSignal } from './changeSignal.js';
 import type { EventSubscription, RecordedEvent } from './eventStore.js';
 import { handlerScope } from './handlerScope.js';
+import { runningSubscription } from './runningSubscription.js';
 
 export interface PollingSubscriptionOptions {
   readonly after: number;
@@ -45,20 +46,8 @@ export const startPollingSubscription = (
     }
   };
 
-  let done: Promise<void> = Promise.resolve();
-  const subscription: EventSubscription = {
-    get done() {
-      return done;
-    },
-    async close() {
-      closed = true;
-      signalStop();
-      if (handlerScope.getStore() === subscription) return;
-      await done.catch(noop);
-    },
-  };
-  done = run(subscription);
-  // Marks the rejection as handled for callers that never look at `done`; awaiting it still rejects.
-  done.catch(noop);
-  return subscription;
+  return runningSubscription(run, () => {
+    closed = true;
+    signalStop();
+  });
 };

@@ -2,6 +2,7 @@ import { STREAM_PREFIXES } from '@pubstream/domain';
 import { streamNameFilter, type AllStreamResolvedEvent, type EventStoreDBClient } from '@eventstore/db-client';
 import type { EventSubscription, RecordedEvent } from '../eventStore.js';
 import { handlerScope } from '../handlerScope.js';
+import { runningSubscription } from '../runningSubscription.js';
 import { isTransientEsdbError, toPortError } from './esdbErrors.js';
 import { fromEsdbRecordedEvent, isPubstreamEvent } from './esdbEventMapping.js';
 import { samePosition, toEsdbReadPosition } from './esdbPosition.js';
@@ -96,20 +97,9 @@ export const startEsdbSubscription = (
     }
   };
 
-  let done: Promise<void> = Promise.resolve();
-  const subscription: EventSubscription = {
-    get done() {
-      return done;
-    },
-    async close() {
-      closed = true;
-      stopWaiting();
-      await unsubscribeCurrent();
-      if (handlerScope.getStore() === subscription) return;
-      await done.catch(noop);
-    },
-  };
-  done = run(subscription);
-  done.catch(noop);
-  return subscription;
+  return runningSubscription(run, async () => {
+    closed = true;
+    stopWaiting();
+    await unsubscribeCurrent();
+  });
 };
