@@ -1,11 +1,10 @@
 import type { Context } from 'koa';
-import { authorizeKey, checkRateLimits, createKeyCache, type AccessGrant, type RateLimiter } from '@pubstream/access';
+import { authorizeKey, checkRateLimits, createExpiringCache, createKeyCache, type AccessGrant, type RateLimiter } from '@pubstream/access';
 import type { ChangeMessage, ChangeStream, ChangeSubscription } from '@pubstream/change-stream';
 import { DEFAULT_PLAN } from '@pubstream/domain';
 import type { CollectionRecord, KeyRecord, PlanRecord, ReadModel } from '@pubstream/read-model';
 import { backendCall } from './http/backendCall.js';
 import { applyCorsHeaders } from './http/cors.js';
-import { createExpiringCache } from './expiringCache.js';
 import type { UsageRecorder } from './usageRecorder.js';
 
 export interface PublicAccessConfig {

@@ -2,6 +2,7 @@ export * from './apiKeys.js';
 export * from './hostName.js';
 export * from './requestingDomain.js';
 export * from './domainWhitelist.js';
+export * from './expiringCache.js';
 export * from './keyCache.js';
 export * from './authorizeKey.js';
 export * from './rateLimiter.js';
