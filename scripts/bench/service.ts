@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from '@pubstream/testing';
 import { startChild, type RunningChild } from './childProcess.js';
 
 export interface BenchService {
@@ -12,16 +12,6 @@ export interface BenchService {
   readonly api: RunningChild;
   stop(): Promise<void>;
 }
-
-export const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 
 const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
 const CLI = 'apps/cli/src/main.ts';

@@ -1,4 +1,4 @@
-import { createServer } from 'node:net';
+import { freePort } from './freePort.js';
 import type { StartedBackend } from './startedBackend.js';
 
 /** Container images, overridable (REDIS_IMAGE, KAFKA_IMAGE, ESDB_IMAGE) by the global setup. */
@@ -22,16 +22,6 @@ export const startRedisContainer = async (image: string): Promise<StartedBackend
   return { url: container.getConnectionUrl(), source: `testcontainers ${image}`, stop: async () => void (await container.stop()) };
 };
 
-const freeHostPort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-
 /**
  * A three-master Redis Cluster in ONE container. The nodes announce 127.0.0.1 and listen on the same
  * port numbers inside and outside the container, so the addresses they gossip work both for each
@@ -39,7 +29,7 @@ const freeHostPort = (): Promise<number> =>
  */
 export const startRedisClusterContainer = async (image: string): Promise<StartedBackend> => {
   const { GenericContainer, Wait } = await import('testcontainers');
-  const ports = [await freeHostPort(), await freeHostPort(), await freeHostPort()];
+  const ports = [await freePort(), await freePort(), await freePort()];
   const script = [
     `for p in ${ports.join(' ')}; do`,
     `  redis-server --port $p --protected-mode no --save '' --appendonly no --cluster-enabled yes`,
