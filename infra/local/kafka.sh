@@ -140,21 +140,9 @@ start() {
 }
 
 stop() {
-  local signal="$1" port; port="$(port_of "${2:?usage: $0 stop|kill ADDRESS|PORT}")"
-  local dir; dir="$(state_dir "$port")"
-  local pid=""
-  [ -f "$dir/kafka.pid" ] && pid="$(cat "$dir/kafka.pid")"
-  if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
-    kill "-$signal" "$pid" 2>/dev/null || true
-    # A controlled shutdown of one node takes a few seconds; then it is killed.
-    for _ in $(seq 1 300); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-    kill -0 "$pid" 2>/dev/null && kill -KILL "$pid" 2>/dev/null || true
-  else
-    log "no Kafka broker of ours on port $port"
-  fi
-  rm -f "$dir/kafka.pid"
-  [ "$signal" = TERM ] && rm -rf "$dir"
-  return 0
+  local port; port="$(port_of "${2:?usage: $0 stop|kill ADDRESS|PORT}")"
+  # A controlled shutdown of one node takes a few seconds; then it is killed.
+  stop_server "Kafka broker" "$port" "$(state_dir "$port")/kafka.pid" "$1" 30
 }
 
 case "${1:-}" in

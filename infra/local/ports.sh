@@ -29,6 +29,24 @@ free_port() {
 # The port of "redis://127.0.0.1:PORT", "127.0.0.1:PORT" or "PORT".
 port_of() { local s="${1%/}"; echo "${s##*:}"; }
 
+# Stops the server whose pid is in PID_FILE: SIGNAL (TERM or KILL), then SIGKILL if it still runs
+# after GRACE_S seconds. The pid file goes; after TERM its whole state folder (the pid file's) too.
+#   stop_server "redis-server" PORT PID_FILE SIGNAL GRACE_S
+stop_server() {
+  local what="$1" port="$2" pid_file="$3" signal="$4" grace_s="$5" pid=""
+  [ -f "$pid_file" ] && pid="$(cat "$pid_file")"
+  if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+    kill "-$signal" "$pid" 2>/dev/null || true
+    for _ in $(seq 1 $((grace_s * 20))); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
+    kill -0 "$pid" 2>/dev/null && kill -KILL "$pid" 2>/dev/null || true
+  else
+    log "no $what of ours on port $port"
+  fi
+  rm -f "$pid_file"
+  [ "$signal" = TERM ] && rm -rf "$(dirname "$pid_file")"
+  return 0
+}
+
 # Installs Debian packages when a command is missing: only as root, else says what to install.
 # The scripts run in parallel (the test setup starts Redis, the cluster and Kafka at once): one lock
 # serialises the apt-get runs, and the command is looked for again once the lock is ours.

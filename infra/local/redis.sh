@@ -57,20 +57,8 @@ start() {
 }
 
 stop() {
-  local signal="$1" port; port="$(port_of "${2:?usage: $0 stop|kill URL|PORT}")"
-  local dir; dir="$(state_dir "$port")"
-  local pid=""
-  [ -f "$dir/redis.pid" ] && pid="$(cat "$dir/redis.pid")"
-  if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
-    kill "-$signal" "$pid" 2>/dev/null || true
-    for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
-    kill -0 "$pid" 2>/dev/null && kill -KILL "$pid" 2>/dev/null || true
-  else
-    log "no redis-server of ours on port $port"
-  fi
-  rm -f "$dir/redis.pid"
-  [ "$signal" = TERM ] && rm -rf "$dir"
-  return 0
+  local port; port="$(port_of "${2:?usage: $0 stop|kill URL|PORT}")"
+  stop_server "redis-server" "$port" "$(state_dir "$port")/redis.pid" "$1" 5
 }
 
 case "${1:-}" in
