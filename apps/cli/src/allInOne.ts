@@ -9,7 +9,7 @@ import type { ReadModel } from '@pubstream/read-model';
 import { openChangeStream, openEventStore, openRateLimiter, openReadModel, processIdentity } from './adapters.js';
 import { generateAdminToken } from './adminToken.js';
 import { listen, type RunningServer } from './httpServer.js';
-import { createPublicApi } from './publicApi.js';
+import { createPublicApi, servePublicApi } from './publicApi.js';
 import { seedDemo, type DemoSeed } from './seedDemo.js';
 
 /** Defaults for tests and embedding: loopback, free ports, an in-memory log, no logs. */
@@ -120,13 +120,8 @@ export const startAllInOne = async (options: AllInOneOptions = {}): Promise<AllI
       rateLimiter: openRateLimiter(config, redis, now),
     });
     cleanups.push(() => publicApi.close());
-    const publicServer = await listen(publicApi.callback, config.host, config.port);
-    cleanups.push(async () => {
-      // Stop accepting first, then tell live streams to reconnect elsewhere, then wait for the drain.
-      const closing = publicServer.close(config.shutdownTimeoutMs);
-      await publicApi.drain();
-      await closing;
-    });
+    const publicServer = await servePublicApi(publicApi, config);
+    cleanups.push(() => publicServer.stop());
 
     const demo = options.demo === true && head === 0 ? await seedDemo(adminApp.service) : null;
 

@@ -5,7 +5,7 @@ import { createLogger, createMetricsRegistry, type Logger } from '@pubstream/obs
 import { createProjector } from '@pubstream/projector';
 import { openChangeStream, openEventStore, openRateLimiter, openReadModel, processIdentity } from './adapters.js';
 import { listen } from './httpServer.js';
-import { createPublicApi } from './publicApi.js';
+import { createPublicApi, servePublicApi } from './publicApi.js';
 
 /** A started process of the distributed profile. */
 export interface RunningProcess {
@@ -60,12 +60,8 @@ export const startApiProcess = (config: Config, logger: Logger = createLogger({ 
       rateLimiter: openRateLimiter(config, redis, now),
     });
     cleanups.push(() => api.close());
-    const server = await listen(api.callback, config.host, config.port);
-    cleanups.push(async () => {
-      const closing = server.close(config.shutdownTimeoutMs);
-      await api.drain();
-      await closing;
-    });
+    const server = await servePublicApi(api, config);
+    cleanups.push(() => server.stop());
     logger.info({ url: server.url }, 'public API listening');
     return server.url;
   });

@@ -7,6 +7,7 @@ import type { Config } from '@pubstream/config';
 import type { Logger } from '@pubstream/observability';
 import type { ReadModel } from '@pubstream/read-model';
 import type { Registry } from 'prom-client';
+import { listen } from './httpServer.js';
 
 export interface PublicApi {
   readonly callback: RequestListener;
@@ -61,6 +62,22 @@ export const createPublicApi = async (deps: {
     async close() {
       await hub.close();
       await api.close();
+    },
+  };
+};
+
+/**
+ * Serves `api` on the configured host and port. stop() stops accepting first, then tells live
+ * streams to reconnect elsewhere (drain), then waits for in-flight requests up to the shutdown timeout.
+ */
+export const servePublicApi = async (api: PublicApi, config: Config): Promise<{ readonly url: string; stop(): Promise<void> }> => {
+  const server = await listen(api.callback, config.host, config.port);
+  return {
+    url: server.url,
+    async stop() {
+      const closing = server.close(config.shutdownTimeoutMs);
+      await api.drain();
+      await closing;
     },
   };
 };
