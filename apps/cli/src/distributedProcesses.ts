@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { createAdminApp, createDashboard } from '@pubstream/admin';
 import type { Config } from '@pubstream/config';
 import { createLogger, createMetricsRegistry, type Logger } from '@pubstream/observability';
-import { createProjector } from '@pubstream/projector';
 import { openChangeStream, openEventStore, openRateLimiter, openReadModel, processIdentity } from './adapters.js';
 import { listen } from './httpServer.js';
 import { createPublicApi, servePublicApi } from './publicApi.js';
@@ -64,23 +63,6 @@ export const startApiProcess = (config: Config, logger: Logger = createLogger({ 
     cleanups.push(() => server.stop());
     logger.info({ url: server.url }, 'public API listening');
     return server.url;
-  });
-
-/** `pubstream projector`: follows the log into Redis and publishes to Kafka; one holds the lease at a time. */
-export const startProjectorProcess = (config: Config, logger: Logger = createLogger({ level: config.logLevel, name: 'pubstream-projector' })) =>
-  starting(logger, async (cleanups) => {
-    const now = () => new Date();
-    const eventStore = openEventStore(config, now);
-    cleanups.push(() => eventStore.close());
-    const { readModel } = await openReadModel(config, logger, now);
-    cleanups.push(() => readModel.close());
-    const changeStream = openChangeStream(config, logger, processIdentity('projector'));
-    cleanups.push(() => changeStream.close());
-    const projector = createProjector({ eventStore, readModel, changeStream, logger, now, lease: { holder: processIdentity('projector'), ttlMs: 10_000 } });
-    projector.start();
-    cleanups.push(() => projector.stop());
-    logger.info({}, 'projector started');
-    return null;
   });
 
 /** `pubstream admin`: the write side; read-your-writes polls the projector's checkpoint in Redis. */
