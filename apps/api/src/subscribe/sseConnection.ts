@@ -94,8 +94,14 @@ export const createSseConnection = (res: ServerResponse, options: SseConnectionO
   let endReason: ReconnectReason | 'client_closed' | null = null;
   let graceTimer: NodeJS.Timeout | null = null;
   let peak = 0;
+  /**
+   * The socket's unsent bytes as last read (after every write, and again whenever a frame would
+   * cross the bound). Between writes the socket only drains, so this is an upper bound: the bound
+   * holds, and a pass over thousands of streams does not walk ServerResponse's getters per frame.
+   */
+  let socketBytes = 0;
   const notePeak = (): void => {
-    const now = res.writableLength + queuedBytes;
+    const now = socketBytes + queuedBytes;
     if (now > peak) peak = now;
   };
   const listeners: ((reason: ReconnectReason | 'client_closed') => void)[] = [];
@@ -116,6 +122,7 @@ export const createSseConnection = (res: ServerResponse, options: SseConnectionO
       waitingForDrain = true;
       (rawChunks ? socket : res).once('drain', onDrain);
     }
+    socketBytes = res.writableLength;
     notePeak();
   };
 
@@ -126,6 +133,7 @@ export const createSseConnection = (res: ServerResponse, options: SseConnectionO
 
   function onDrain(): void {
     waitingForDrain = false;
+    socketBytes = res.writableLength;
     if (!ended) writeQueue();
   }
 
@@ -161,11 +169,15 @@ export const createSseConnection = (res: ServerResponse, options: SseConnectionO
   const write = (frame: string): void => {
     if (ended) return;
     const size = byteLengthOf(frame);
-    const held = res.writableLength + queuedBytes;
-    // A frame bigger than the bound still goes out alone on an empty buffer (one can be huge).
-    if (held > 0 && held + size > options.maxBufferedBytes) {
-      end('slow_consumer');
-      return;
+    if (socketBytes + queuedBytes + size > options.maxBufferedBytes) {
+      // Near the bound: look at what the socket really holds now before judging.
+      socketBytes = res.writableLength;
+      const held = socketBytes + queuedBytes;
+      // A frame bigger than the bound still goes out alone on an empty buffer (one can be huge).
+      if (held > 0 && held + size > options.maxBufferedBytes) {
+        end('slow_consumer');
+        return;
+      }
     }
     queue.push(frame);
     queuedBytes += size;
