@@ -112,8 +112,8 @@ export const createSseConnection = (res: ServerResponse, options: SseConnectionO
     for (const listener of callbacks) listener(endReason);
   };
 
-  /** Hands every queued frame to the socket in one write. */
-  const writeQueue = (): void => {
+  /** Hands every queued frame to the socket in one write; `track` false for the closing write. */
+  const writeQueue = (track = true): void => {
     if (queue.length === 0 || res.destroyed || res.writableEnded) return;
     const accepted = rawChunks ? socket.write(batchChunk(queue)) : res.write(batchBytes(queue));
     queue = [];
@@ -123,7 +123,7 @@ export const createSseConnection = (res: ServerResponse, options: SseConnectionO
       (rawChunks ? socket : res).once('drain', onDrain);
     }
     socketBytes = res.writableLength;
-    notePeak();
+    if (track) notePeak();
   };
 
   const flush = (): void => {
@@ -143,8 +143,9 @@ export const createSseConnection = (res: ServerResponse, options: SseConnectionO
     // Frames queued in this turn would have been written already had they not been batched
     // (they fit the bound); frames held back by back-pressure are dropped.
     if (waitingForDrain) queue = [];
+    // The queued frames were counted against the bound when queued; the last frame may exceed it.
     if (reason !== null) queue.push(reconnectFrame(reason));
-    writeQueue();
+    writeQueue(false);
     queue = [];
     queuedBytes = 0;
     if (reason !== null) endReason = reason;
