@@ -37,5 +37,6 @@ export const describeWithBackend = (name: BackendName, title: string, body: (url
   }
   const reason = backends.skipped[name] ?? 'not configured';
   console.log(`[skip] ${title}: ${name} unavailable (${reason})`);
+  // Registered as skipped (never a fake pass), with the reason in its title and the line above.
   describe.skip(`${title} (skipped: ${name} unavailable: ${reason})`, () => body(''));
 };
