@@ -1,0 +1,3 @@
+// The HTTP edge shared by the public API and the admin API: error rendering, the request body
+// layer, path normalisation and the node:http server settings (docs/security.md).
+export {};
