@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -88,6 +88,7 @@ describe('pubstream start (npm start)', () => {
 
   it('on first start creates its data directory, seeds the demo and prints a generated admin token and the demo key', async () => {
     const started = await start();
+    expect(started.output()).toMatch(/event log\s+\S+events\.db \(empty: a new log, starting with no data\)/);
     expect(started.adminToken).toMatch(/^adm_/);
     expect(started.demoKey).toMatch(/^pk_test_/);
     expect(started.output()).toContain('curl -H "X-API-Key: ');
@@ -115,6 +116,7 @@ describe('pubstream start (npm start)', () => {
     const started = await start([], { ADMIN_TOKEN: token });
     expect(started.adminToken).toBeNull();
     expect(started.demoKey).toBeNull();
+    expect(started.output()).toMatch(/event log\s+\S+events\.db \(head position \d+\)/);
     expect(started.output()).not.toContain(token);
     const collection = await fetch(`${started.adminUrl}/admin/collections/demo`, { headers: { authorization: `Bearer ${token}` } });
     expect(await collection.json()).toMatchObject({ slug: 'demo', itemCount: 4 });
@@ -155,6 +157,18 @@ describe('pubstream start (npm start)', () => {
     const list = await fetch(`${started.adminUrl}/admin/collections`, { headers: { authorization: `Bearer ${started.adminToken}` } });
     expect(await list.json()).toEqual({ data: [] });
     expect(await stop(started.child)).toBe(0);
+  });
+
+  it('refuses a corrupt event log with one line naming the file and what to do, no stack trace', async () => {
+    const dir = join(dataDir, 'corrupt');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'events.db'), 'not a database: someone copied a text file here\n'.repeat(200));
+    const result = await runCli(['start'], { DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', ADMIN_PORT: '0', LOG_LEVEL: 'warn' });
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toContain(join(dir, 'events.db'));
+    expect(result.stderr).toMatch(/restore it from a backup/);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
   });
 
   it('refuses a bad configuration with one line naming the variable', async () => {

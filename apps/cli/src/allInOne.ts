@@ -44,6 +44,8 @@ export interface AllInOne {
   readonly adminTokenGenerated: boolean;
   /** The demo seed when this start created it (first start with an empty log). */
   readonly demo: DemoSeed | null;
+  /** The event log this process uses and its head position at start (0: a new, empty log). */
+  readonly eventLog: { readonly location: string; readonly positionAtStart: number };
   readonly eventStore: EventStore;
   readonly readModel: ReadModel;
   readonly changeStream: ChangeStream;
@@ -133,6 +135,7 @@ export const startAllInOne = async (options: AllInOneOptions = {}): Promise<AllI
       adminToken,
       adminTokenGenerated: config.adminToken === null,
       demo,
+      eventLog: { location: config.eventStore.kind === 'sqlite' ? config.eventStore.path : 'EventStoreDB', positionAtStart: head },
       eventStore,
       readModel,
       changeStream,

@@ -11,6 +11,7 @@ import { openEventStore, openReadModel } from './adapters.js';
 import { startAdminProcess, startApiProcess } from './distributedProcesses.js';
 import { projectorNodeOptionsFromEnv, runProjectorNode } from './distributed/index.js';
 import { projectionStatus } from '@pubstream/projector';
+import { EventLogOpenError } from '@pubstream/event-store';
 
 /** Exit codes: 1 runtime failure, 2 bad configuration or usage. */
 class CliError extends Error {
@@ -218,6 +219,10 @@ program.parseAsync(process.argv).catch((error: unknown) => {
   if (error instanceof CliError) {
     process.stderr.write(`pubstream: ${error.message}\n`);
     process.exit(error.exitCode);
+  }
+  if (error instanceof EventLogOpenError) {
+    process.stderr.write(`pubstream: ${error.message}\n`);
+    process.exit(1);
   }
   if (error instanceof AdminApiError) {
     process.stderr.write(`pubstream: ${error.message}\n`);

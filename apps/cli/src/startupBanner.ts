@@ -8,6 +8,8 @@ export const startupBanner = (running: AllInOne): string => {
   const lines = ['', 'Pubstream is running (embedded profile: SQLite log, in-memory read models)'];
   if (running.publicUrl !== '') lines.push(`  public API  ${running.publicUrl}`);
   lines.push(`  admin API   ${running.adminUrl}`, `  dashboard   ${running.adminUrl}/`);
+  const { location, positionAtStart } = running.eventLog;
+  lines.push(`  event log   ${location} ${positionAtStart === 0 ? '(empty: a new log, starting with no data)' : `(head position ${positionAtStart})`}`);
   if (running.adminTokenGenerated) {
     lines.push(`  admin token ${running.adminToken}`, '              (generated for this run and shown only now; set ADMIN_TOKEN to choose your own)');
   }
