@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createAdminApp, createDashboard, type AdminService } from '@pubstream/admin';
+import { createAdminApp, type AdminService } from '@pubstream/admin';
 import type { ChangeStream } from '@pubstream/change-stream';
 import { loadConfig, type Config } from '@pubstream/config';
 import type { EventStore } from '@pubstream/event-store';
@@ -107,7 +107,6 @@ export const startAllInOne = async (options: AllInOneOptions = {}): Promise<AllI
       now,
       newId,
       metrics,
-      extensions: [(context) => createDashboard(context)],
     });
     const adminServer: RunningServer = await listen(adminApp.callback(), config.adminHost, config.adminPort);
     cleanups.push(() => adminServer.close(config.shutdownTimeoutMs));

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createAdminApp, createDashboard } from '@pubstream/admin';
+import { createAdminApp } from '@pubstream/admin';
 import type { Config } from '@pubstream/config';
 import { createLogger, createMetricsRegistry, type Logger } from '@pubstream/observability';
 import { openChangeStream, openEventStore, openRateLimiter, openReadModel, processIdentity } from './adapters.js';
@@ -82,7 +82,6 @@ export const startAdminProcess = (config: Config, logger: Logger = createLogger(
       now,
       newId: randomUUID,
       metrics: createMetricsRegistry({ app: 'admin' }),
-      extensions: [(context) => createDashboard(context)],
     });
     const server = await listen(app.callback(), config.adminHost, config.adminPort);
     cleanups.push(() => server.close(config.shutdownTimeoutMs));
