@@ -1,3 +1,4 @@
+import { LOOPBACK_HOST_NAMES } from '@pubstream/config';
 import { NotFoundError, ServiceUnavailableError } from '@pubstream/domain';
 import type { EventStore } from '@pubstream/event-store';
 import { normalizePathMiddleware } from '@pubstream/http';
@@ -8,6 +9,7 @@ import type { Registry } from 'prom-client';
 import { adminGate } from './adminGate.js';
 import { createAdminRoutes } from './adminRoutes.js';
 import { createAdminService, type AdminService } from './adminService.js';
+import { allowedHosts } from './allowedHosts.js';
 import { bearerAuth } from './bearerAuth.js';
 import { createDashboard } from './dashboard/index.js';
 import { errorMiddleware } from './errorMiddleware.js';
@@ -16,6 +18,8 @@ import { createReadYourWrites, type ProjectionWaiter } from './readYourWrites.js
 export interface AdminAppConfig {
   readonly adminToken: string | null;
   readonly readYourWritesTimeoutMs: number;
+  /** Host names the admin port answers (ADMIN_ALLOWED_HOSTS, hostName form); `['*']`: any. Default: the loopback names. */
+  readonly allowedHosts?: readonly string[];
 }
 
 export interface AdminAppDeps {
@@ -82,6 +86,7 @@ export const createAdminApp = (deps: AdminAppDeps): AdminApp => {
     ctx.set('Cache-Control', 'no-store');
     await next();
   });
+  app.use(allowedHosts(deps.config.allowedHosts ?? LOOPBACK_HOST_NAMES));
   // One spelling of the path for the gate and every router below (case-sensitive, strict).
   app.use(normalizePathMiddleware());
   app.use(adminGate(bearerAuth(adminToken)));

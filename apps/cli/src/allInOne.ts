@@ -102,7 +102,7 @@ export const startAllInOne = async (options: AllInOneOptions = {}): Promise<AllI
       eventStore,
       readModel,
       projector,
-      config: { adminToken, readYourWritesTimeoutMs: config.readYourWritesTimeoutMs },
+      config: { adminToken, readYourWritesTimeoutMs: config.readYourWritesTimeoutMs, allowedHosts: config.adminAllowedHosts },
       logger: logger.child({ component: 'admin' }),
       now,
       newId,

@@ -77,7 +77,7 @@ export const startAdminProcess = (config: Config, logger: Logger = createLogger(
     const app = createAdminApp({
       eventStore,
       readModel,
-      config: { adminToken: config.adminToken, readYourWritesTimeoutMs: config.readYourWritesTimeoutMs },
+      config: { adminToken: config.adminToken, readYourWritesTimeoutMs: config.readYourWritesTimeoutMs, allowedHosts: config.adminAllowedHosts },
       logger,
       now,
       newId: randomUUID,

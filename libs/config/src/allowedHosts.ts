@@ -1,7 +1,7 @@
 import { hostName } from './hostName.js';
 
-/** Loopback names that always reach a loopback-bound admin port. */
-const LOOPBACK = ['localhost', '127.0.0.1', '[::1]'];
+/** The loopback names, in hostName form: the default Host allow-list of the admin port. */
+export const LOOPBACK_HOST_NAMES: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
 const WILDCARD_BINDS = new Set(['0.0.0.0', '::', '[::]']);
 
 /**
@@ -13,7 +13,7 @@ const WILDCARD_BINDS = new Set(['0.0.0.0', '::', '[::]']);
 export const parseAllowedHosts = (value: string | undefined, adminHost: string): { hosts: readonly string[] } | { invalid: string } => {
   if (value === undefined) {
     const bound = WILDCARD_BINDS.has(adminHost.trim()) ? null : hostName(adminHost);
-    return { hosts: [...new Set([...LOOPBACK, ...(bound === null ? [] : [bound])])] };
+    return { hosts: [...new Set([...LOOPBACK_HOST_NAMES, ...(bound === null ? [] : [bound])])] };
   }
   const entries = value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
   if (entries.includes('*')) return { hosts: ['*'] };
