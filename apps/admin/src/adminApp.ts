@@ -10,7 +10,7 @@ import { adminGate } from './adminGate.js';
 import { createAdminRoutes } from './adminRoutes.js';
 import { createAdminService, type AdminService } from './adminService.js';
 import { allowedHosts } from './allowedHosts.js';
-import { bearerAuth } from './bearerAuth.js';
+import { createAuthThrottle, type AuthThrottleOptions } from './authThrottle.js';
 import { createDashboard } from './dashboard/index.js';
 import { errorMiddleware } from './errorMiddleware.js';
 import { createReadYourWrites, type ProjectionWaiter } from './readYourWrites.js';
@@ -20,6 +20,8 @@ export interface AdminAppConfig {
   readonly readYourWritesTimeoutMs: number;
   /** Host names the admin port answers (ADMIN_ALLOWED_HOSTS, hostName form); `['*']`: any. Default: the loopback names. */
   readonly allowedHosts?: readonly string[];
+  /** Throttling of failed authentications per client address (default: 5 a minute, blocks of 1 min doubling up to 1 h). */
+  readonly authThrottle?: AuthThrottleOptions;
 }
 
 export interface AdminAppDeps {
@@ -63,6 +65,7 @@ export const createAdminApp = (deps: AdminAppDeps): AdminApp => {
   const service = createAdminService({ eventStore: deps.eventStore, readModel: deps.readModel, readYourWrites: trackedReadYourWrites, now: deps.now, newId: deps.newId });
   const routes = createAdminRoutes({ service, readModel: deps.readModel, readYourWrites: trackedReadYourWrites, newId: deps.newId, now: deps.now });
   const http = deps.metrics ? createHttpMetrics(deps.metrics) : null;
+  const throttle = createAuthThrottle(deps.config.authThrottle ?? { maxFailures: 5, blockMs: 60_000, maxBlockMs: 3_600_000 });
 
   const app = new Koa({ asyncLocalStorage: false }) as Koa & { service?: AdminService };
   app.proxy = false;
@@ -89,7 +92,7 @@ export const createAdminApp = (deps: AdminAppDeps): AdminApp => {
   app.use(allowedHosts(deps.config.allowedHosts ?? LOOPBACK_HOST_NAMES));
   // One spelling of the path for the gate and every router below (case-sensitive, strict).
   app.use(normalizePathMiddleware());
-  app.use(adminGate(bearerAuth(adminToken)));
+  app.use(adminGate({ adminToken, throttle }));
   // Liveness and readiness for process managers and load balancers (public: no token, no data).
   app.use(async (ctx, next) => {
     if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || (ctx.path !== '/healthz' && ctx.path !== '/readyz')) return next();
@@ -112,7 +115,7 @@ export const createAdminApp = (deps: AdminAppDeps): AdminApp => {
     });
   }
   // The dashboard (`/`, `/dashboard/*`), mounted once: its entrance checks the session cookie.
-  app.use(createDashboard({ service, readModel: deps.readModel, adminToken, logger: deps.logger, now: deps.now }));
+  app.use(createDashboard({ service, readModel: deps.readModel, adminToken, logger: deps.logger, now: deps.now, throttle }));
   // Unknown routes: checked on the way out, after the router's 405 check has had its turn.
   app.use(async (ctx, next) => {
     await next();

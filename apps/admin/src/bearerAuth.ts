@@ -1,11 +1,8 @@
 import { secretsEqual } from '@pubstream/access';
-import { UnauthorizedError } from '@pubstream/domain';
-import type { Middleware } from 'koa';
+import type { Context } from 'koa';
 
-/** The admin API's only credential: `Authorization: Bearer $ADMIN_TOKEN`, compared in constant time. */
-export const bearerAuth = (adminToken: string): Middleware => async (ctx, next) => {
-  const header = ctx.get('authorization');
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  if (!match?.[1] || !secretsEqual(match[1], adminToken)) throw new UnauthorizedError('Missing or invalid admin token');
-  await next();
+/** True when the request carries the admin API's credential, `Authorization: Bearer $ADMIN_TOKEN` (constant-time compare). */
+export const hasAdminToken = (ctx: Context, adminToken: string): boolean => {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(ctx.get('authorization'));
+  return match?.[1] !== undefined && secretsEqual(match[1], adminToken);
 };

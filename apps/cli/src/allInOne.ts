@@ -102,7 +102,12 @@ export const startAllInOne = async (options: AllInOneOptions = {}): Promise<AllI
       eventStore,
       readModel,
       projector,
-      config: { adminToken, readYourWritesTimeoutMs: config.readYourWritesTimeoutMs, allowedHosts: config.adminAllowedHosts },
+      config: {
+        adminToken,
+        readYourWritesTimeoutMs: config.readYourWritesTimeoutMs,
+        allowedHosts: config.adminAllowedHosts,
+        authThrottle: { maxFailures: config.adminAuthMaxFailures, blockMs: config.adminAuthBlockMs, maxBlockMs: config.adminAuthMaxBlockMs },
+      },
       logger: logger.child({ component: 'admin' }),
       now,
       newId,

@@ -77,7 +77,12 @@ export const startAdminProcess = (config: Config, logger: Logger = createLogger(
     const app = createAdminApp({
       eventStore,
       readModel,
-      config: { adminToken: config.adminToken, readYourWritesTimeoutMs: config.readYourWritesTimeoutMs, allowedHosts: config.adminAllowedHosts },
+      config: {
+        adminToken: config.adminToken,
+        readYourWritesTimeoutMs: config.readYourWritesTimeoutMs,
+        allowedHosts: config.adminAllowedHosts,
+        authThrottle: { maxFailures: config.adminAuthMaxFailures, blockMs: config.adminAuthBlockMs, maxBlockMs: config.adminAuthMaxBlockMs },
+      },
       logger,
       now,
       newId: randomUUID,

@@ -3,6 +3,7 @@ import Router from '@koa/router';
 import { secretsEqual } from '@pubstream/access';
 import { isPubstreamError, NotFoundError, planNameSchema } from '@pubstream/domain';
 import type { Context, Middleware } from 'koa';
+import { clientAddress } from '../clientAddress.js';
 import { usageReport } from '../usageReport.js';
 import { collectionsPage } from './collectionsPage.js';
 import type { DashboardContext } from './dashboardContext.js';
@@ -14,12 +15,11 @@ import { emptyKeyForm, parseKeyForm, type KeyFormErrors, type KeyFormValues } fr
 import { keyDeletePage, keyEditPage, keysPage } from './keysPage.js';
 import { page, type Section } from './layout.js';
 import { planPage } from './planPage.js';
-import { isSameOrigin, requestScheme } from './requestOrigin.js';
+import { isSameOrigin } from './requestOrigin.js';
+import { sessionCookie, sessionIdOf } from './sessionCookie.js';
 import { createSessionStore, type Session, type SessionStoreOptions } from './sessionStore.js';
-import { signInPage } from './signInPage.js';
+import { signInPage, tooManySignInsMessage } from './signInPage.js';
 import { usagePage } from './usagePage.js';
-
-export const SESSION_COOKIE = 'pubstream_session';
 
 export interface DashboardOptions {
   /**
@@ -44,14 +44,6 @@ const sessionOf = (ctx: Context): Session => {
   return session;
 };
 
-const sessionIdOf = (ctx: Context): string | undefined => {
-  for (const part of (ctx.get('cookie') || '').split(';')) {
-    const [name, ...rest] = part.trim().split('=');
-    if (name === SESSION_COOKIE) return rest.join('=');
-  }
-  return undefined;
-};
-
 /**
  * The operator dashboard on the admin port: `/` and `/dashboard/*` (docs/dashboard.md). Sign-in
  * with the admin token, an HttpOnly SameSite=Strict session cookie checked once at the entrance
@@ -59,15 +51,12 @@ const sessionIdOf = (ctx: Context): string | undefined => {
  * POST, server-rendered HTML under a strict CSP (no build step).
  */
 export const createDashboard = (context: DashboardContext, options: DashboardOptions = {}): Middleware => {
-  const { service, readModel, adminToken, now } = context;
+  const { service, readModel, adminToken, now, throttle } = context;
   const sessions = createSessionStore({ now, ...options.session });
   // Case-sensitive and strict, like the gate: the admin app normalised the path before.
   const router = new Router({ sensitive: true, strict: true });
 
-  const cookie = (ctx: Context, value: string, maxAgeSeconds: number | null): string => {
-    const secure = options.secureCookie === true || (options.secureCookie !== false && requestScheme(ctx) === 'https');
-    return [`${SESSION_COOKIE}=${value}`, 'Path=/', 'HttpOnly', 'SameSite=Strict', ...(secure ? ['Secure'] : []), ...(maxAgeSeconds === null ? [] : [`Max-Age=${maxAgeSeconds}`])].join('; ');
-  };
+  const cookie = (ctx: Context, value: string, maxAgeSeconds: number | null): string => sessionCookie(ctx, value, maxAgeSeconds, options.secureCookie);
 
   const render = (ctx: Context, status: number, title: string, body: HtmlPart, section: Section | null = null) => {
     const { nonce, session } = stateOf(ctx);
@@ -83,6 +72,13 @@ export const createDashboard = (context: DashboardContext, options: DashboardOpt
 
   const forbidden = (ctx: Context, why: string) =>
     render(ctx, 403, 'Refused', html`<h1>Request refused</h1><div class="alert error" role="alert">${why}</div><p><a href="/dashboard/keys">Back to the dashboard</a></p>`);
+
+  /** An address blocked for guessing gets the sign-in page with the wait, signed in or not (429). */
+  const throttled = (ctx: Context, retryAfterSeconds: number) => {
+    stateOf(ctx).session = null;
+    ctx.set('Retry-After', String(retryAfterSeconds));
+    render(ctx, 429, 'Sign in', signInPage({ error: tooManySignInsMessage(retryAfterSeconds), notice: null }));
+  };
 
   const foreignOrigin = (ctx: Context) => forbidden(ctx, 'This request did not come from a dashboard page of this server (Origin check).');
 
@@ -140,7 +136,10 @@ export const createDashboard = (context: DashboardContext, options: DashboardOpt
     if (!isSameOrigin(ctx)) return foreignOrigin(ctx);
     const form = await readForm(ctx);
     if (!secretsEqual(form.get('token') ?? '', adminToken)) {
-      context.logger.warn({ ip: ctx.ip }, 'dashboard sign-in with a wrong admin token');
+      const address = clientAddress(ctx);
+      context.logger.warn({ ip: address }, 'dashboard sign-in with a wrong admin token');
+      const blockSeconds = await throttle.recordFailure(address);
+      if (blockSeconds > 0) return throttled(ctx, blockSeconds);
       stateOf(ctx).session = null;
       return render(ctx, 401, 'Sign in', signInPage({ error: 'That admin token is not correct. Check ADMIN_TOKEN and try again.', notice: null }));
     }
@@ -279,6 +278,9 @@ export const createDashboard = (context: DashboardContext, options: DashboardOpt
     ctx.set('X-Content-Type-Options', 'nosniff');
     // Not no-referrer: with it Chromium sends `Origin: null` on form posts, and the Origin check needs it.
     ctx.set('Referrer-Policy', 'same-origin');
+    // Blocked addresses first: while blocked, even the right token or a live session gets 429.
+    const blockedFor = await throttle.blockedFor(clientAddress(ctx));
+    if (blockedFor > 0) return throttled(ctx, blockedFor);
     if (!admitted(ctx)) return;
     try {
       await routes(ctx, async () => {
