@@ -1,7 +1,7 @@
 import { UnauthorizedError } from '@pubstream/domain';
 import type { Middleware } from 'koa';
 import type { AuthThrottle } from './authThrottle.js';
-import { hasAdminToken } from './bearerAuth.js';
+import { hasAdminToken } from './hasAdminToken.js';
 import { clientAddress } from './clientAddress.js';
 import { isDashboardPath } from './dashboard/dashboardPaths.js';
 import { tooManyFailures } from './tooManyFailures.js';
