@@ -11,7 +11,7 @@ import { createAdminRoutes } from './adminRoutes.js';
 import { createAdminService, type AdminService } from './adminService.js';
 import { allowedHosts } from './allowedHosts.js';
 import { createAuthThrottle, type AuthThrottleOptions } from './authThrottle.js';
-import { createDashboard } from './dashboard/index.js';
+import { createDashboard, type DashboardOptions } from './dashboard/index.js';
 import { errorMiddleware } from './errorMiddleware.js';
 import { createReadYourWrites, type ProjectionWaiter } from './readYourWrites.js';
 
@@ -36,6 +36,8 @@ export interface AdminAppDeps {
   /** The projector checkpoint to poll in split mode (default `projector`). */
   readonly checkpointName?: string;
   readonly metrics?: Registry;
+  /** Options of the dashboard it mounts (e.g. `secureCookie: true` behind a TLS proxy that sends no X-Forwarded-Proto). */
+  readonly dashboard?: DashboardOptions;
 }
 
 export interface AdminApp extends Koa {
@@ -115,7 +117,7 @@ export const createAdminApp = (deps: AdminAppDeps): AdminApp => {
     });
   }
   // The dashboard (`/`, `/dashboard/*`), mounted once: its entrance checks the session cookie.
-  app.use(createDashboard({ service, readModel: deps.readModel, adminToken, logger: deps.logger, now: deps.now, throttle }));
+  app.use(createDashboard({ service, readModel: deps.readModel, adminToken, logger: deps.logger, now: deps.now, throttle }, deps.dashboard));
   // Unknown routes: checked on the way out, after the router's 405 check has had its turn.
   app.use(async (ctx, next) => {
     await next();
