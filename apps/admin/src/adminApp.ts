@@ -10,7 +10,7 @@ import { adminGate } from './adminGate.js';
 import { createAdminRoutes } from './adminRoutes.js';
 import { createAdminService, type AdminService } from './adminService.js';
 import { allowedHosts } from './allowedHosts.js';
-import { createAuthThrottle, type AuthThrottleOptions } from './authThrottle.js';
+import { createAuthThrottle, DEFAULT_AUTH_THROTTLE, type AuthThrottleOptions } from './authThrottle.js';
 import { createDashboard, type DashboardOptions } from './dashboard/index.js';
 import { errorMiddleware } from './errorMiddleware.js';
 import { createReadYourWrites, type ProjectionWaiter } from './readYourWrites.js';
@@ -67,7 +67,7 @@ export const createAdminApp = (deps: AdminAppDeps): AdminApp => {
   const service = createAdminService({ eventStore: deps.eventStore, readModel: deps.readModel, readYourWrites: trackedReadYourWrites, now: deps.now, newId: deps.newId });
   const routes = createAdminRoutes({ service, readModel: deps.readModel, readYourWrites: trackedReadYourWrites, newId: deps.newId, now: deps.now });
   const http = deps.metrics ? createHttpMetrics(deps.metrics) : null;
-  const throttle = createAuthThrottle(deps.config.authThrottle ?? { maxFailures: 5, blockMs: 60_000, maxBlockMs: 3_600_000 });
+  const throttle = createAuthThrottle(deps.config.authThrottle ?? DEFAULT_AUTH_THROTTLE);
 
   const app = new Koa({ asyncLocalStorage: false }) as Koa & { service?: AdminService };
   app.proxy = false;

@@ -15,6 +15,9 @@ export interface AuthThrottle {
   recordFailure(address: string): Promise<number>;
 }
 
+/** The defaults of ADMIN_AUTH_MAX_FAILURES, ADMIN_AUTH_BLOCK_MS and ADMIN_AUTH_MAX_BLOCK_MS (libs/config). */
+export const DEFAULT_AUTH_THROTTLE: AuthThrottleOptions = { maxFailures: 5, blockMs: 60_000, maxBlockMs: 3_600_000 };
+
 /** How long an address's earlier blocks count toward the doubling: a day without a new block forgets them. */
 const BLOCK_MEMORY_SECONDS = 24 * 3600;
 
