@@ -294,7 +294,9 @@ describe('health', () => {
 describe('routing errors', () => {
   it('answers unknown routes with 404 and wrong methods with 405, as JSON', async () => {
     expect(await expectRefused(404, 'GET', '/admin/nothing-here')).toMatchObject({ error: 'Not Found' });
-    expect(await expectRefused(404, 'GET', '/elsewhere', { token: null })).toMatchObject({ error: 'Not Found' });
+    expect(await expectRefused(404, 'GET', '/elsewhere')).toMatchObject({ error: 'Not Found' });
+    // Default deny: without the token an unknown path is 401, like a known one (docs/security.md).
+    expect(await expectRefused(401, 'GET', '/elsewhere', { token: null })).toMatchObject({ error: 'Unauthorized' });
     expect(await expectRefused(405, 'PUT', '/admin/keys', { body: {} })).toEqual({ error: 'Method Not Allowed', message: 'Method not allowed' });
     await expectRefused(405, 'POST', '/admin/plan', { body: {} });
   });

@@ -1,28 +1,27 @@
+import { LOOPBACK_HOST_NAMES } from '@pubstream/config';
 import { NotFoundError, ServiceUnavailableError } from '@pubstream/domain';
 import type { EventStore } from '@pubstream/event-store';
+import { normalizePathMiddleware } from '@pubstream/http';
 import { createHttpMetrics, type Logger } from '@pubstream/observability';
 import type { ReadModel } from '@pubstream/read-model';
-import Koa, { type Middleware } from 'koa';
+import Koa from 'koa';
 import type { Registry } from 'prom-client';
+import { adminGate } from './adminGate.js';
 import { createAdminRoutes } from './adminRoutes.js';
 import { createAdminService, type AdminService } from './adminService.js';
-import { bearerAuth } from './bearerAuth.js';
-import { createDashboard } from './dashboard/index.js';
+import { allowedHosts } from './allowedHosts.js';
+import { createAuthThrottle, DEFAULT_AUTH_THROTTLE, type AuthThrottleOptions } from './authThrottle.js';
+import { createDashboard, type DashboardOptions } from './dashboard/index.js';
 import { errorMiddleware } from './errorMiddleware.js';
 import { createReadYourWrites, type ProjectionWaiter } from './readYourWrites.js';
 
 export interface AdminAppConfig {
   readonly adminToken: string | null;
   readonly readYourWritesTimeoutMs: number;
-}
-
-/** What a web page mounted on the admin port (the dashboard) gets to work with. */
-export interface AdminExtensionContext {
-  readonly service: AdminService;
-  readonly readModel: ReadModel;
-  readonly adminToken: string;
-  readonly logger: Logger;
-  readonly now: () => Date;
+  /** Host names the admin port answers (ADMIN_ALLOWED_HOSTS, hostName form); `['*']`: any. Default: the loopback names. */
+  readonly allowedHosts?: readonly string[];
+  /** Throttling of failed authentications per client address (default: 5 a minute, blocks of 1 min doubling up to 1 h). */
+  readonly authThrottle?: AuthThrottleOptions;
 }
 
 export interface AdminAppDeps {
@@ -37,8 +36,8 @@ export interface AdminAppDeps {
   /** The projector checkpoint to poll in split mode (default `projector`). */
   readonly checkpointName?: string;
   readonly metrics?: Registry;
-  /** Extra routes outside `/admin/*` (the dashboard), each responsible for its own sign-in. */
-  readonly extensions?: readonly ((context: AdminExtensionContext) => Middleware)[];
+  /** Options of the dashboard it mounts (e.g. `secureCookie: true` behind a TLS proxy that sends no X-Forwarded-Proto). */
+  readonly dashboard?: DashboardOptions;
 }
 
 export interface AdminApp extends Koa {
@@ -46,8 +45,10 @@ export interface AdminApp extends Koa {
 }
 
 /**
- * The admin HTTP API (DESIGN.md §7) as a Koa app: `/admin/*` behind the bearer token, every
- * failure as `{error, message}`, every write through the deciders and awaited by read-your-writes.
+ * The admin port as a Koa app: the admin HTTP API and the dashboard. Default deny behind one path
+ * normalisation (docs/security.md): every path needs the bearer token except the health probes
+ * and the dashboard, whose entrance checks its session cookie. Every failure is `{error, message}`,
+ * every write goes through the deciders and is awaited by read-your-writes.
  */
 export const createAdminApp = (deps: AdminAppDeps): AdminApp => {
   const adminToken = deps.config.adminToken;
@@ -66,6 +67,7 @@ export const createAdminApp = (deps: AdminAppDeps): AdminApp => {
   const service = createAdminService({ eventStore: deps.eventStore, readModel: deps.readModel, readYourWrites: trackedReadYourWrites, now: deps.now, newId: deps.newId });
   const routes = createAdminRoutes({ service, readModel: deps.readModel, readYourWrites: trackedReadYourWrites, newId: deps.newId, now: deps.now });
   const http = deps.metrics ? createHttpMetrics(deps.metrics) : null;
+  const throttle = createAuthThrottle(deps.config.authThrottle ?? DEFAULT_AUTH_THROTTLE);
 
   const app = new Koa({ asyncLocalStorage: false }) as Koa & { service?: AdminService };
   app.proxy = false;
@@ -89,18 +91,13 @@ export const createAdminApp = (deps: AdminAppDeps): AdminApp => {
     ctx.set('Cache-Control', 'no-store');
     await next();
   });
-  if (deps.metrics) {
-    const registry = deps.metrics;
-    // Prometheus scrapes the admin port too (it listens on loopback by default).
-    app.use(async (ctx, next) => {
-      if (ctx.path !== '/metrics' || ctx.method !== 'GET') return next();
-      ctx.type = registry.contentType;
-      ctx.body = await registry.metrics();
-    });
-  }
-  // Liveness and readiness for process managers and load balancers (no token, no data).
+  app.use(allowedHosts(deps.config.allowedHosts ?? LOOPBACK_HOST_NAMES));
+  // One spelling of the path for the gate and every router below (case-sensitive, strict).
+  app.use(normalizePathMiddleware());
+  app.use(adminGate({ adminToken, throttle }));
+  // Liveness and readiness for process managers and load balancers (public: no token, no data).
   app.use(async (ctx, next) => {
-    if (ctx.method !== 'GET' || (ctx.path !== '/healthz' && ctx.path !== '/readyz')) return next();
+    if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || (ctx.path !== '/healthz' && ctx.path !== '/readyz')) return next();
     if (ctx.path === '/readyz') {
       try {
         await deps.readModel.ping();
@@ -110,8 +107,17 @@ export const createAdminApp = (deps: AdminAppDeps): AdminApp => {
     }
     ctx.body = { status: 'ok' };
   });
-  const auth = bearerAuth(adminToken);
-  app.use(async (ctx, next) => (ctx.path === '/admin' || ctx.path.startsWith('/admin/') ? auth(ctx, next) : next()));
+  if (deps.metrics) {
+    const registry = deps.metrics;
+    // Prometheus scrapes the admin port with the admin token (docs/operations.md).
+    app.use(async (ctx, next) => {
+      if (ctx.path !== '/metrics' || ctx.method !== 'GET') return next();
+      ctx.type = registry.contentType;
+      ctx.body = await registry.metrics();
+    });
+  }
+  // The dashboard (`/`, `/dashboard/*`), mounted once: its entrance checks the session cookie.
+  app.use(createDashboard({ service, readModel: deps.readModel, adminToken, logger: deps.logger, now: deps.now, throttle }, deps.dashboard));
   // Unknown routes: checked on the way out, after the router's 405 check has had its turn.
   app.use(async (ctx, next) => {
     await next();
@@ -119,8 +125,6 @@ export const createAdminApp = (deps: AdminAppDeps): AdminApp => {
   });
   app.use(routes.routes);
   app.use(routes.allowedMethods);
-  // The dashboard (`/`, `/dashboard/*`) is always served; it has its own sign-in and sessions.
-  for (const extension of [createDashboard, ...(deps.extensions ?? [])]) app.use(extension({ service, readModel: deps.readModel, adminToken, logger: deps.logger, now: deps.now }));
   app.service = service;
   return app as AdminApp;
 };

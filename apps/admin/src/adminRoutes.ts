@@ -46,7 +46,8 @@ const markReplay = (ctx: Context, replayed: boolean) => {
 /** The admin HTTP API of DESIGN.md §7 (authentication is applied in front of it). */
 export const createAdminRoutes = (deps: { service: AdminService; readModel: ReadModel; readYourWrites: ReadYourWrites; newId: () => string; now: () => Date }) => {
   const { service } = deps;
-  const router = new Router({ prefix: '/admin' });
+  // Case-sensitive and strict: the path was normalised once, and the auth gate judged that same spelling.
+  const router = new Router({ prefix: '/admin', sensitive: true, strict: true });
 
   router.get('/collections', async (ctx) => {
     ctx.body = { data: await service.listCollections() };

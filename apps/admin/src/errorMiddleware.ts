@@ -1,5 +1,5 @@
 import type { Logger } from '@pubstream/observability';
-import { isPubstreamError, STATUS_TEXT } from '@pubstream/domain';
+import { isPubstreamError, RateLimitedError, STATUS_TEXT } from '@pubstream/domain';
 import type { Middleware } from 'koa';
 
 interface HttpLikeError {
@@ -50,5 +50,6 @@ export const errorMiddleware = (logger: Logger): Middleware => async (ctx, next)
     ctx.type = 'application/json';
     ctx.body = { error: STATUS_TEXT[status] ?? 'Error', message };
     if (status === 401) ctx.set('WWW-Authenticate', 'Bearer realm="pubstream-admin"');
+    if (caught instanceof RateLimitedError && caught.retryAfterSeconds !== null) ctx.set('Retry-After', String(caught.retryAfterSeconds));
   }
 };

@@ -6,4 +6,5 @@ export * from './idempotency.js';
 export * from './readYourWrites.js';
 export * from './usageReport.js';
 export type { ImportSummary } from './importItems.js';
-export { createDashboard, SESSION_COOKIE, type DashboardOptions } from './dashboard/index.js';
+export { SESSION_COOKIE } from './dashboard/index.js';
+export * from './adminGate.js';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createAdminApp, createDashboard, type AdminService } from '@pubstream/admin';
+import { createAdminApp, type AdminService } from '@pubstream/admin';
 import type { ChangeStream } from '@pubstream/change-stream';
 import { loadConfig, type Config } from '@pubstream/config';
 import type { EventStore } from '@pubstream/event-store';
@@ -104,12 +104,16 @@ export const startAllInOne = async (options: AllInOneOptions = {}): Promise<AllI
       eventStore,
       readModel,
       projector,
-      config: { adminToken, readYourWritesTimeoutMs: config.readYourWritesTimeoutMs },
+      config: {
+        adminToken,
+        readYourWritesTimeoutMs: config.readYourWritesTimeoutMs,
+        allowedHosts: config.adminAllowedHosts,
+        authThrottle: { maxFailures: config.adminAuthMaxFailures, blockMs: config.adminAuthBlockMs, maxBlockMs: config.adminAuthMaxBlockMs },
+      },
       logger: logger.child({ component: 'admin' }),
       now,
       newId,
       metrics,
-      extensions: [(context) => createDashboard(context)],
     });
     const adminServer: RunningServer = await listen(adminApp.callback(), config.adminHost, config.adminPort);
     cleanups.push(() => adminServer.close(config.shutdownTimeoutMs));

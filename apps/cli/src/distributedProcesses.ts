@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createAdminApp, createDashboard } from '@pubstream/admin';
+import { createAdminApp } from '@pubstream/admin';
 import type { Config } from '@pubstream/config';
 import { createLogger, createMetricsRegistry, type Logger } from '@pubstream/observability';
 import { openChangeStream, openEventStore, openRateLimiter, openReadModel, processIdentity } from './adapters.js';
@@ -77,12 +77,16 @@ export const startAdminProcess = (config: Config, logger: Logger = createLogger(
     const app = createAdminApp({
       eventStore,
       readModel,
-      config: { adminToken: config.adminToken, readYourWritesTimeoutMs: config.readYourWritesTimeoutMs },
+      config: {
+        adminToken: config.adminToken,
+        readYourWritesTimeoutMs: config.readYourWritesTimeoutMs,
+        allowedHosts: config.adminAllowedHosts,
+        authThrottle: { maxFailures: config.adminAuthMaxFailures, blockMs: config.adminAuthBlockMs, maxBlockMs: config.adminAuthMaxBlockMs },
+      },
       logger,
       now,
       newId: randomUUID,
       metrics: createMetricsRegistry({ app: 'admin' }),
-      extensions: [(context) => createDashboard(context)],
     });
     const server = await listen(app.callback(), config.adminHost, config.adminPort);
     cleanups.push(() => server.close(config.shutdownTimeoutMs));

@@ -34,6 +34,13 @@ export const envSchema = z.object({
   ADMIN_PORT: port(8081),
   ADMIN_HOST: z.string().min(1, 'must not be empty').default('127.0.0.1'),
   ADMIN_TOKEN: optionalText.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
+  /** Host header values the admin port answers (comma-separated, `*` for any); default: loopback names and ADMIN_HOST. */
+  ADMIN_ALLOWED_HOSTS: optionalText,
+  /** Failed admin authentications (wrong token, failed sign-in) allowed per client address per minute. */
+  ADMIN_AUTH_MAX_FAILURES: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').positive('must be positive').default(5),
+  /** The first block after too many failures; each repeated block doubles it, up to ADMIN_AUTH_MAX_BLOCK_MS. */
+  ADMIN_AUTH_BLOCK_MS: positiveMs(60_000),
+  ADMIN_AUTH_MAX_BLOCK_MS: positiveMs(3_600_000),
   /** Where CLI commands (import, keys) reach a running admin API. */
   ADMIN_URL: optionalText.pipe(z.url({ error: 'must be an http(s) URL' }).optional()),
   DATA_DIR: z.string().min(1, 'must not be empty').default('./data'),

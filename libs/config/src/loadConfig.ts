@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import type { z } from 'zod';
+import { parseAllowedHosts } from './allowedHosts.js';
 import { envSchema } from './envSchema.js';
 import { parseEventStoreUrl, type EventStoreLocation } from './eventStoreUrl.js';
 
@@ -18,6 +19,13 @@ export interface Config {
   readonly adminHost: string;
   /** null: not configured (the CLI generates one in development). */
   readonly adminToken: string | null;
+  /** Host header names the admin port answers, in `hostName` form; `['*']`: any (docs/security.md). */
+  readonly adminAllowedHosts: readonly string[];
+  /** Failed admin authentications allowed per client address per minute before it is blocked. */
+  readonly adminAuthMaxFailures: number;
+  /** First block of a guessing address; doubles with each repeated block up to `adminAuthMaxBlockMs`. */
+  readonly adminAuthBlockMs: number;
+  readonly adminAuthMaxBlockMs: number;
   /** Base URL of the admin API for CLI tools. */
   readonly adminUrl: string;
   /** Absolute path. */
@@ -126,6 +134,17 @@ export const loadConfig = (env: Readonly<Record<string, string | undefined>>, ro
     throw new ConfigError('ADMIN_TOKEN', 'Invalid configuration: ADMIN_TOKEN is required when NODE_ENV=production (at least 16 characters)');
   }
 
+  const allowedHosts = parseAllowedHosts(values.ADMIN_ALLOWED_HOSTS, values.ADMIN_HOST);
+  if ('invalid' in allowedHosts) {
+    throw new ConfigError(
+      'ADMIN_ALLOWED_HOSTS',
+      `Invalid configuration: ADMIN_ALLOWED_HOSTS must be a comma-separated list of host names or addresses, or * (got "${allowedHosts.invalid}")`,
+    );
+  }
+  if (values.ADMIN_AUTH_MAX_BLOCK_MS < values.ADMIN_AUTH_BLOCK_MS) {
+    throw new ConfigError('ADMIN_AUTH_MAX_BLOCK_MS', `Invalid configuration: ADMIN_AUTH_MAX_BLOCK_MS must be at least ADMIN_AUTH_BLOCK_MS (${values.ADMIN_AUTH_BLOCK_MS})`);
+  }
+
   const adminHostForUrl = values.ADMIN_HOST === '0.0.0.0' || values.ADMIN_HOST === '::' ? '127.0.0.1' : values.ADMIN_HOST;
   return Object.freeze({
     role,
@@ -135,6 +154,10 @@ export const loadConfig = (env: Readonly<Record<string, string | undefined>>, ro
     adminPort: values.ADMIN_PORT,
     adminHost: values.ADMIN_HOST,
     adminToken: values.ADMIN_TOKEN ?? null,
+    adminAllowedHosts: Object.freeze([...allowedHosts.hosts]),
+    adminAuthMaxFailures: values.ADMIN_AUTH_MAX_FAILURES,
+    adminAuthBlockMs: values.ADMIN_AUTH_BLOCK_MS,
+    adminAuthMaxBlockMs: values.ADMIN_AUTH_MAX_BLOCK_MS,
     adminUrl: (values.ADMIN_URL ?? `http://${adminHostForUrl.includes(':') ? `[${adminHostForUrl}]` : adminHostForUrl}:${values.ADMIN_PORT}`).replace(/\/+$/, ''),
     dataDir,
     eventStore: Object.freeze(eventStore),

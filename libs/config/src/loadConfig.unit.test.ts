@@ -34,6 +34,10 @@ describe('loadConfig', () => {
       requireBrowserOrigin: false,
       logLevel: 'info',
       readYourWritesTimeoutMs: 5_000,
+      adminAllowedHosts: ['localhost', '127.0.0.1', '[::1]'],
+      adminAuthMaxFailures: 5,
+      adminAuthBlockMs: 60_000,
+      adminAuthMaxBlockMs: 3_600_000,
     });
   });
 
@@ -62,6 +66,10 @@ describe('loadConfig', () => {
         REQUIRE_BROWSER_ORIGIN: '1',
         LOG_LEVEL: 'debug',
         READ_YOUR_WRITES_TIMEOUT_MS: '250',
+        ADMIN_ALLOWED_HOSTS: 'Admin.Example.com:8081, 10.0.0.5, ::1',
+        ADMIN_AUTH_MAX_FAILURES: '3',
+        ADMIN_AUTH_BLOCK_MS: '1000',
+        ADMIN_AUTH_MAX_BLOCK_MS: '8000',
       },
       'api',
       CWD,
@@ -82,6 +90,10 @@ describe('loadConfig', () => {
       requireBrowserOrigin: true,
       logLevel: 'debug',
       readYourWritesTimeoutMs: 250,
+      adminAllowedHosts: ['admin.example.com', '10.0.0.5', '[::1]'],
+      adminAuthMaxFailures: 3,
+      adminAuthBlockMs: 1000,
+      adminAuthMaxBlockMs: 8000,
     });
   });
 
@@ -104,6 +116,11 @@ describe('loadConfig', () => {
     [{ EVENT_STORE_URL: 'postgres://x' }, 'EVENT_STORE_URL'],
     [{ REDIS_URL: 'localhost:6379' }, 'REDIS_URL'],
     [{ KAFKA_BROKERS: 'not a broker' }, 'KAFKA_BROKERS'],
+    [{ ADMIN_ALLOWED_HOSTS: 'ok.example, http://evil.example/' }, 'ADMIN_ALLOWED_HOSTS'],
+    [{ ADMIN_ALLOWED_HOSTS: ' , ' }, 'ADMIN_ALLOWED_HOSTS'],
+    [{ ADMIN_AUTH_MAX_FAILURES: '0' }, 'ADMIN_AUTH_MAX_FAILURES'],
+    [{ ADMIN_AUTH_BLOCK_MS: 'soon' }, 'ADMIN_AUTH_BLOCK_MS'],
+    [{ ADMIN_AUTH_BLOCK_MS: '60000', ADMIN_AUTH_MAX_BLOCK_MS: '1000' }, 'ADMIN_AUTH_MAX_BLOCK_MS'],
   ])('refuses %j with one line naming %s', (env, variable) => {
     const error = errorOf(() => loadConfig(env, 'all-in-one', CWD));
     expect(error.variable).toBe(variable);
@@ -135,6 +152,16 @@ describe('loadConfig', () => {
   it('requires ADMIN_TOKEN in production for processes serving the admin API', () => {
     expect(errorOf(() => loadConfig({ NODE_ENV: 'production' }, 'all-in-one', CWD)).variable).toBe('ADMIN_TOKEN');
     expect(loadConfig({ NODE_ENV: 'production' }, 'tool', CWD).adminToken).toBeNull();
+  });
+
+  it('answers Host names of loopback and of a specific ADMIN_HOST by default, any with *', () => {
+    expect(loadConfig({ ADMIN_HOST: 'admin.internal', REDIS_URL: 'redis://r:6379' }, 'admin', CWD).adminAllowedHosts).toEqual(['localhost', '127.0.0.1', '[::1]', 'admin.internal']);
+    expect(loadConfig({ ADMIN_HOST: '::1' }, 'all-in-one', CWD).adminAllowedHosts).toEqual(['localhost', '127.0.0.1', '[::1]']);
+    expect(loadConfig({ ADMIN_HOST: '192.168.1.20' }, 'all-in-one', CWD).adminAllowedHosts).toContain('192.168.1.20');
+    expect(loadConfig({ ADMIN_HOST: '0.0.0.0' }, 'all-in-one', CWD).adminAllowedHosts).toEqual(['localhost', '127.0.0.1', '[::1]']);
+    expect(loadConfig({ ADMIN_HOST: '::' }, 'all-in-one', CWD).adminAllowedHosts).toEqual(['localhost', '127.0.0.1', '[::1]']);
+    expect(loadConfig({ ADMIN_ALLOWED_HOSTS: 'admin.internal,*' }, 'all-in-one', CWD).adminAllowedHosts).toEqual(['*']);
+    expect(loadConfig({ ADMIN_ALLOWED_HOSTS: 'pubstream-admin' }, 'all-in-one', CWD).adminAllowedHosts).toEqual(['pubstream-admin']);
   });
 
   it('points CLI tools at the admin API', () => {

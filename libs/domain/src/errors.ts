@@ -12,6 +12,7 @@ export const STATUS_TEXT: Record<number, string> = {
   409: 'Conflict',
   413: 'Payload Too Large',
   415: 'Unsupported Media Type',
+  421: 'Misdirected Request',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
   503: 'Service Unavailable',
@@ -83,6 +84,12 @@ export class PayloadTooLargeError extends PubstreamError {
 export class UnsupportedMediaTypeError extends PubstreamError {
   constructor(message = 'Content-Type must be application/json') {
     super(415, message);
+  }
+}
+/** The request named a Host this server does not answer for (DNS rebinding, docs/security.md). */
+export class MisdirectedRequestError extends PubstreamError {
+  constructor(message: string) {
+    super(421, message);
   }
 }
 export class RateLimitedError extends PubstreamError {

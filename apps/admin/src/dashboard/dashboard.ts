@@ -3,24 +3,23 @@ import Router from '@koa/router';
 import { secretsEqual } from '@pubstream/access';
 import { isPubstreamError, NotFoundError, planNameSchema } from '@pubstream/domain';
 import type { Context, Middleware } from 'koa';
-import type { AdminExtensionContext } from '../adminApp.js';
+import { clientAddress } from '../clientAddress.js';
 import { usageReport } from '../usageReport.js';
 import { collectionsPage } from './collectionsPage.js';
+import type { DashboardContext } from './dashboardContext.js';
+import { isDashboardPath, isPublicDashboardRequest } from './dashboardPaths.js';
+import { FAVICON } from './favicon.js';
 import { readForm } from './formBody.js';
 import { html, type HtmlPart } from './html.js';
 import { emptyKeyForm, parseKeyForm, type KeyFormErrors, type KeyFormValues } from './keyForm.js';
 import { keyDeletePage, keyEditPage, keysPage } from './keysPage.js';
 import { page, type Section } from './layout.js';
 import { planPage } from './planPage.js';
-import { isSameOrigin, requestScheme } from './requestOrigin.js';
+import { isSameOrigin } from './requestOrigin.js';
+import { sessionCookie, sessionIdOf } from './sessionCookie.js';
 import { createSessionStore, type Session, type SessionStoreOptions } from './sessionStore.js';
-import { signInPage } from './signInPage.js';
+import { signInPage, tooManySignInsMessage } from './signInPage.js';
 import { usagePage } from './usagePage.js';
-
-export const SESSION_COOKIE = 'pubstream_session';
-
-const FAVICON =
-  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#10243e"/><path d="M8 22V10h7a4 4 0 0 1 0 8h-7" fill="none" stroke="#fff" stroke-width="3" stroke-linecap="round" stroke-linejoin="round"/><circle cx="23" cy="22" r="3" fill="#ffbf47"/></svg>';
 
 export interface DashboardOptions {
   /**
@@ -38,28 +37,26 @@ interface DashboardState {
 
 const stateOf = (ctx: Context): DashboardState => ctx.state as DashboardState;
 
-const sessionIdOf = (ctx: Context): string | undefined => {
-  for (const part of (ctx.get('cookie') || '').split(';')) {
-    const [name, ...rest] = part.trim().split('=');
-    if (name === SESSION_COOKIE) return rest.join('=');
-  }
-  return undefined;
+/** The session of a signed-in page; the entrance has already sent every request without one to sign in. */
+const sessionOf = (ctx: Context): Session => {
+  const session = stateOf(ctx).session;
+  if (!session) throw new Error('A dashboard page that needs a session was reached without one');
+  return session;
 };
 
 /**
- * The operator dashboard (DESIGN.md §7) on the admin port: `/` and `/dashboard/*`. Sign-in with
- * the admin token, an HttpOnly SameSite=Strict session cookie, a CSRF token plus an Origin /
- * Sec-Fetch-Site check on every POST, server-rendered HTML under a strict CSP (no build step).
+ * The operator dashboard on the admin port: `/` and `/dashboard/*` (docs/dashboard.md). Sign-in
+ * with the admin token, an HttpOnly SameSite=Strict session cookie checked once at the entrance
+ * for every page but the public ones, a CSRF token plus an Origin / Sec-Fetch-Site check on every
+ * POST, server-rendered HTML under a strict CSP (no build step).
  */
-export const createDashboard = (context: AdminExtensionContext, options: DashboardOptions = {}): Middleware => {
-  const { service, readModel, adminToken, now } = context;
+export const createDashboard = (context: DashboardContext, options: DashboardOptions = {}): Middleware => {
+  const { service, readModel, adminToken, now, throttle } = context;
   const sessions = createSessionStore({ now, ...options.session });
-  const router = new Router();
+  // Case-sensitive and strict, like the gate: the admin app normalised the path before.
+  const router = new Router({ sensitive: true, strict: true });
 
-  const cookie = (ctx: Context, value: string, maxAgeSeconds: number | null): string => {
-    const secure = options.secureCookie === true || (options.secureCookie !== false && requestScheme(ctx) === 'https');
-    return [`${SESSION_COOKIE}=${value}`, 'Path=/', 'HttpOnly', 'SameSite=Strict', ...(secure ? ['Secure'] : []), ...(maxAgeSeconds === null ? [] : [`Max-Age=${maxAgeSeconds}`])].join('; ');
-  };
+  const cookie = (ctx: Context, value: string, maxAgeSeconds: number | null): string => sessionCookie(ctx, value, maxAgeSeconds, options.secureCookie);
 
   const render = (ctx: Context, status: number, title: string, body: HtmlPart, section: Section | null = null) => {
     const { nonce, session } = stateOf(ctx);
@@ -76,26 +73,37 @@ export const createDashboard = (context: AdminExtensionContext, options: Dashboa
   const forbidden = (ctx: Context, why: string) =>
     render(ctx, 403, 'Refused', html`<h1>Request refused</h1><div class="alert error" role="alert">${why}</div><p><a href="/dashboard/keys">Back to the dashboard</a></p>`);
 
-  /** Signed-in pages: without a live session, go to the sign-in form. */
-  const requireSession: Middleware = async (ctx, next) => {
-    if (!stateOf(ctx).session) return redirect(ctx, '/dashboard/sign-in');
-    await next();
+  /** An address blocked for guessing gets the sign-in page with the wait, signed in or not (429). */
+  const throttled = (ctx: Context, retryAfterSeconds: number) => {
+    stateOf(ctx).session = null;
+    ctx.set('Retry-After', String(retryAfterSeconds));
+    render(ctx, 429, 'Sign in', signInPage({ error: tooManySignInsMessage(retryAfterSeconds), notice: null }));
+  };
+
+  const foreignOrigin = (ctx: Context) => forbidden(ctx, 'This request did not come from a dashboard page of this server (Origin check).');
+
+  /**
+   * The entrance, once for every dashboard request that is not public: without a live session, a
+   * page view goes to the sign-in form; anything else is first refused when it comes from another
+   * origin, then sent to the sign-in form too. Returns false when it has answered.
+   */
+  const admitted = (ctx: Context): boolean => {
+    if (stateOf(ctx).session || isPublicDashboardRequest(ctx.method, ctx.path)) return true;
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD' && !isSameOrigin(ctx)) foreignOrigin(ctx);
+    else redirect(ctx, '/dashboard/sign-in');
+    return false;
   };
 
   /**
-   * Every state-changing request: from a page of this origin (Origin / Sec-Fetch-Site), then with
-   * a live session, then with that session's CSRF token. Reads the form for the handler.
+   * Every state-changing request of a signed-in page: from a page of this origin (Origin /
+   * Sec-Fetch-Site), then with the session's CSRF token. Reads the form for the handler.
    */
   const guardedForm = async (ctx: Context): Promise<{ session: Session; form: URLSearchParams } | null> => {
     if (!isSameOrigin(ctx)) {
-      forbidden(ctx, 'This request did not come from a dashboard page of this server (Origin check).');
+      foreignOrigin(ctx);
       return null;
     }
-    const session = stateOf(ctx).session;
-    if (!session) {
-      redirect(ctx, '/dashboard/sign-in');
-      return null;
-    }
+    const session = sessionOf(ctx);
     const form = await readForm(ctx);
     if (!secretsEqual(form.get('csrf') ?? '', session.csrfToken)) {
       forbidden(ctx, 'The form has expired or did not come from this dashboard (CSRF check). Reload the page and try again.');
@@ -105,12 +113,11 @@ export const createDashboard = (context: AdminExtensionContext, options: Dashboa
   };
 
   const showKeys = async (ctx: Context, status: number, values: KeyFormValues, errors: KeyFormErrors) => {
-    const session = stateOf(ctx).session as Session;
+    const session = sessionOf(ctx);
     const [keys, plan] = await Promise.all([service.listKeys(), service.getPlan()]);
     render(ctx, status, 'API keys', keysPage({ keys, plan, flash: sessions.takeFlash(session), csrfToken: session.csrfToken, values, errors }), 'keys');
   };
 
-  // Without an icon the browser asks for /favicon.ico and logs a 404 on every page.
   router.get('/dashboard/favicon.svg', (ctx) => {
     ctx.type = 'image/svg+xml';
     ctx.set('Cache-Control', 'public, max-age=86400');
@@ -126,10 +133,13 @@ export const createDashboard = (context: AdminExtensionContext, options: Dashboa
 
   router.post('/dashboard/sign-in', async (ctx) => {
     // No session yet, so no CSRF token: the Origin check alone stops sign-in forgery.
-    if (!isSameOrigin(ctx)) return forbidden(ctx, 'This request did not come from a dashboard page of this server (Origin check).');
+    if (!isSameOrigin(ctx)) return foreignOrigin(ctx);
     const form = await readForm(ctx);
     if (!secretsEqual(form.get('token') ?? '', adminToken)) {
-      context.logger.warn({ ip: ctx.ip }, 'dashboard sign-in with a wrong admin token');
+      const address = clientAddress(ctx);
+      context.logger.warn({ ip: address }, 'dashboard sign-in with a wrong admin token');
+      const blockSeconds = await throttle.recordFailure(address);
+      if (blockSeconds > 0) return throttled(ctx, blockSeconds);
       stateOf(ctx).session = null;
       return render(ctx, 401, 'Sign in', signInPage({ error: 'That admin token is not correct. Check ADMIN_TOKEN and try again.', notice: null }));
     }
@@ -149,7 +159,7 @@ export const createDashboard = (context: AdminExtensionContext, options: Dashboa
     redirect(ctx, '/dashboard/sign-in?signedOut=1');
   });
 
-  router.get('/dashboard/keys', requireSession, (ctx) => showKeys(ctx, 200, emptyKeyForm, {}));
+  router.get('/dashboard/keys', (ctx) => showKeys(ctx, 200, emptyKeyForm, {}));
 
   router.post('/dashboard/keys', async (ctx) => {
     const guarded = await guardedForm(ctx);
@@ -169,8 +179,8 @@ export const createDashboard = (context: AdminExtensionContext, options: Dashboa
     redirect(ctx, '/dashboard/keys#new-key');
   });
 
-  router.get('/dashboard/keys/:keyId', requireSession, async (ctx) => {
-    const session = stateOf(ctx).session as Session;
+  router.get('/dashboard/keys/:keyId', async (ctx) => {
+    const session = sessionOf(ctx);
     const [key, plan] = await Promise.all([service.getKey(ctx.params.keyId ?? ''), service.getPlan()]);
     const values: KeyFormValues = { name: key.name, type: key.type, domains: key.allowedDomains.join(', '), rateLimit: String(key.rateLimit) };
     render(ctx, 200, `Edit ${key.name}`, keyEditPage({ key, plan, csrfToken: session.csrfToken, values, errors: {} }), 'keys');
@@ -193,8 +203,8 @@ export const createDashboard = (context: AdminExtensionContext, options: Dashboa
     redirect(ctx, '/dashboard/keys');
   });
 
-  router.get('/dashboard/keys/:keyId/delete', requireSession, async (ctx) => {
-    const session = stateOf(ctx).session as Session;
+  router.get('/dashboard/keys/:keyId/delete', async (ctx) => {
+    const session = sessionOf(ctx);
     const key = await service.getKey(ctx.params.keyId ?? '');
     render(ctx, 200, `Delete ${key.name}`, keyDeletePage({ key, csrfToken: session.csrfToken }), 'keys');
   });
@@ -209,7 +219,7 @@ export const createDashboard = (context: AdminExtensionContext, options: Dashboa
     redirect(ctx, '/dashboard/keys');
   });
 
-  router.get('/dashboard/usage', requireSession, async (ctx) => {
+  router.get('/dashboard/usage', async (ctx) => {
     const to = now();
     const requested = typeof ctx.query.key === 'string' && ctx.query.key !== '' ? ctx.query.key : null;
     const allKeys = await service.listKeys();
@@ -230,8 +240,8 @@ export const createDashboard = (context: AdminExtensionContext, options: Dashboa
     );
   });
 
-  router.get('/dashboard/plan', requireSession, async (ctx) => {
-    const session = stateOf(ctx).session as Session;
+  router.get('/dashboard/plan', async (ctx) => {
+    const session = sessionOf(ctx);
     render(ctx, 200, 'Plan', planPage({ plan: await service.getPlan(), flash: sessions.takeFlash(session), csrfToken: session.csrfToken }), 'plan');
   });
 
@@ -252,14 +262,14 @@ export const createDashboard = (context: AdminExtensionContext, options: Dashboa
     redirect(ctx, '/dashboard/plan');
   });
 
-  router.get('/dashboard/collections', requireSession, async (ctx) => {
+  router.get('/dashboard/collections', async (ctx) => {
     render(ctx, 200, 'Collections', collectionsPage(await service.listCollections()), 'collections');
   });
 
   const routes = router.routes() as unknown as Middleware;
 
   return async (ctx, next) => {
-    if (ctx.path !== '/' && ctx.path !== '/dashboard' && !ctx.path.startsWith('/dashboard/')) return next();
+    if (!isDashboardPath(ctx.path)) return next();
     const state = stateOf(ctx);
     state.nonce = randomBytes(16).toString('base64');
     state.session = sessions.get(sessionIdOf(ctx));
@@ -268,6 +278,10 @@ export const createDashboard = (context: AdminExtensionContext, options: Dashboa
     ctx.set('X-Content-Type-Options', 'nosniff');
     // Not no-referrer: with it Chromium sends `Origin: null` on form posts, and the Origin check needs it.
     ctx.set('Referrer-Policy', 'same-origin');
+    // Blocked addresses first: while blocked, even the right token or a live session gets 429.
+    const blockedFor = await throttle.blockedFor(clientAddress(ctx));
+    if (blockedFor > 0) return throttled(ctx, blockedFor);
+    if (!admitted(ctx)) return;
     try {
       await routes(ctx, async () => {
         throw new NotFoundError(`No dashboard page at ${ctx.path}`);

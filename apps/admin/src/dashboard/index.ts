@@ -1,1 +1,3 @@
-export { createDashboard, SESSION_COOKIE, type DashboardOptions } from './dashboard.js';
+export { createDashboard, type DashboardOptions } from './dashboard.js';
+export { SESSION_COOKIE } from './sessionCookie.js';
+export type { DashboardContext } from './dashboardContext.js';

@@ -16,3 +16,10 @@ export const signInPage = (options: { error: string | null; notice: string | nul
   </form>
 </section>
 </div>`;
+
+/** What a blocked address reads instead of the form's usual error (docs/dashboard.md). */
+export const tooManySignInsMessage = (retryAfterSeconds: number): string => {
+  const minutes = Math.ceil(retryAfterSeconds / 60);
+  const wait = retryAfterSeconds < 60 ? `${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'}` : `${minutes} minute${minutes === 1 ? '' : 's'}`;
+  return `Too many failed sign-ins from your address. Try again in ${wait}.`;
+};
