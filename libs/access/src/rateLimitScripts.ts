@@ -62,6 +62,8 @@ if allowed then
   if oldest == nil then oldest = current end
   redis.call('HSET', key, int(current), int(count + 1) .. ':' .. int(now), 'c', int(used), 'o', int(oldest), 't', int(now))
   redis.call('PEXPIREAT', key, int(now + window))
+elseif dirty and oldest == nil then
+  redis.call('DEL', key)
 elseif dirty then
   redis.call('HSET', key, 'c', int(used), 'o', int(oldest))
 end
