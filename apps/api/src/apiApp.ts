@@ -65,7 +65,7 @@ export const createApiApp = async (deps: ApiAppDeps): Promise<ApiApp> => {
   const http = createHttpMetrics(metrics);
   const rateLimiter = deps.rateLimiter ?? createMemoryRateLimiter({ window: deps.config.rateLimitWindow, now });
   const usage = createUsageRecorder({ readModel: deps.readModel, logger: deps.logger, now, intervalMs: deps.config.usageFlushMs });
-  const access = createPublicAccess({ readModel: deps.readModel, changeStream: deps.changeStream, rateLimiter, usage, config: deps.config, now });
+  const access = createPublicAccess({ readModel: deps.readModel, changeStream: deps.changeStream, rateLimiter, usage, config: deps.config });
   await access.start();
 
   const router = new Router();

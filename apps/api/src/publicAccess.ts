@@ -42,7 +42,6 @@ export const createPublicAccess = (deps: {
   rateLimiter: RateLimiter;
   usage: UsageRecorder;
   config: PublicAccessConfig;
-  now: () => Date;
 }): PublicAccess => {
   const { readModel, config } = deps;
   const ttlMs = config.cacheTtlMs ?? 1_000;
@@ -70,7 +69,7 @@ export const createPublicAccess = (deps: {
   return {
     authorize,
     async consumeRate(ctx, key, plan) {
-      const decision = await checkRateLimits(key, { rateLimiter: deps.rateLimiter, monthlyQuota: plan.monthlyQuota, now: deps.now });
+      const decision = await checkRateLimits(key, { rateLimiter: deps.rateLimiter, monthlyQuota: plan.monthlyQuota });
       ctx.set('X-RateLimit-Limit', String(decision.window.limit));
       ctx.set('X-RateLimit-Remaining', String(decision.window.remaining));
       ctx.set('X-RateLimit-Reset', String(decision.window.resetAt));

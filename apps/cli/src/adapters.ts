@@ -38,9 +38,20 @@ export const openChangeStream = (config: Config, logger: Logger, clientId: strin
   return createKafkaChangeStream(kafka, { topic: config.kafkaTopic, logger });
 };
 
-/** Rate limits shared by every API node through Redis; undefined means the API's in-memory default. */
-export const openRateLimiter = (config: Config, redis: RedisReadModelClient | null, now: () => Date): RateLimiter | undefined =>
-  redis === null ? undefined : createRedisRateLimiter({ client: redis, window: config.rateLimitWindow, now });
+/**
+ * Rate limits shared by every API node through Redis, on the Redis server's clock; undefined means
+ * the API's in-memory default. `now` is the clock of the in-memory insurance limiter, used while
+ * Redis is unreachable or frozen (one warning per outage).
+ */
+export const openRateLimiter = (config: Config, redis: RedisReadModelClient | null, now: () => Date, logger: Logger): RateLimiter | undefined =>
+  redis === null
+    ? undefined
+    : createRedisRateLimiter({
+        client: redis,
+        window: config.rateLimitWindow,
+        now,
+        onFallback: (error) => logger.warn({ err: error }, 'rate limits: Redis failed or did not answer in time; this node limits in memory until it answers again'),
+      });
 
 /** Who this process is, for the projector lease (shown to operators, never trusted for fencing). */
 export const processIdentity = (role: string): string => `${hostname()}:${process.pid}:${role}`;

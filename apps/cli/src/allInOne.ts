@@ -123,7 +123,7 @@ export const startAllInOne = async (options: AllInOneOptions = {}): Promise<AllI
       metrics: apiMetrics,
       // In front of the in-memory read model a cache only adds staleness.
       cacheTtlMs: redis === null ? 0 : undefined,
-      rateLimiter: openRateLimiter(config, redis, now),
+      rateLimiter: openRateLimiter(config, redis, now, logger),
     });
     cleanups.push(() => publicApi.close());
     const publicServer = await servePublicApi(publicApi, config);

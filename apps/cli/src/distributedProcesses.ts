@@ -56,7 +56,7 @@ export const startApiProcess = (config: Config, logger: Logger = createLogger({ 
       logger,
       now,
       metrics: createMetricsRegistry({ app: 'api' }),
-      rateLimiter: openRateLimiter(config, redis, now),
+      rateLimiter: openRateLimiter(config, redis, now, logger),
     });
     cleanups.push(() => api.close());
     const server = await servePublicApi(api, config);

@@ -6,7 +6,6 @@ export * from './expiringCache.js';
 export * from './keyCache.js';
 export * from './authorizeKey.js';
 export * from './rateLimiter.js';
-export * from './flexibleRateLimiter.js';
 export * from './memoryRateLimiter.js';
 export * from './redisRateLimiter.js';
 export * from './rateLimitCheck.js';

@@ -12,11 +12,12 @@ export interface RateLimitDecision {
 /**
  * Counts one request of a key against its per-window limit and, for live keys, against the
  * plan's monthly quota (project-wide, UTC calendar month) when one is set. Both counters are
- * consumed concurrently, so a Redis adapter pipelines them in one round trip.
+ * consumed concurrently, so a Redis adapter pipelines them in one round trip. The seconds to wait
+ * come from the limiter's own clock (the Redis server's for Redis), never this node's.
  */
 export const checkRateLimits = async (
   key: KeyRecord,
-  deps: { readonly rateLimiter: RateLimiter; readonly monthlyQuota: number | null; readonly now: () => Date },
+  deps: { readonly rateLimiter: RateLimiter; readonly monthlyQuota: number | null },
 ): Promise<RateLimitDecision> => {
   const quotaApplies = key.type === 'live' && deps.monthlyQuota !== null;
   const [window, month] = await Promise.all([
@@ -24,12 +25,11 @@ export const checkRateLimits = async (
     quotaApplies ? deps.rateLimiter.consumeMonthly('project', deps.monthlyQuota ?? 0) : null,
   ]);
   if (!window.allowed) {
-    const seconds = Math.max(1, Math.ceil(window.resetAt - deps.now().getTime() / 1000));
+    const seconds = window.retryAfter;
     return { window, rejection: new RateLimitedError(`Rate limit exceeded. Try again in ${seconds} seconds.`, seconds) };
   }
   if (month && !month.allowed) {
-    const seconds = Math.max(1, Math.ceil(month.resetAt - deps.now().getTime() / 1000));
-    return { window, rejection: new RateLimitedError('Rate limit exceeded. Try again later.', seconds) };
+    return { window, rejection: new RateLimitedError('Rate limit exceeded. Try again later.', month.retryAfter) };
   }
   return { window, rejection: null };
 };

@@ -1,32 +1,110 @@
-import { RateLimiterRedis } from 'rate-limiter-flexible';
-import { BoundedMemoryLimiter } from './boundedMemoryLimiter.js';
-import { createFlexibleRateLimiter } from './flexibleRateLimiter.js';
-import type { RateLimiter, RateLimitWindow } from './rateLimiter.js';
+import type { RedisReadModelClient } from '@pubstream/read-model';
+import type { RedisClientType, RedisClusterType } from 'redis';
+import { createCircuitBreaker } from './circuitBreaker.js';
+import { createMemoryRateLimiter } from './memoryRateLimiter.js';
+import { QUOTA_SCRIPT, WINDOW_SCRIPT, type LuaScript } from './rateLimitScripts.js';
+import {
+  rateLimitResult,
+  slidingWindowSpec,
+  type LimiterDecision,
+  type RateLimiter,
+  type RateLimitResult,
+  type RateLimitWindow,
+  type SlidingWindowSpec,
+} from './rateLimiter.js';
+
+export interface RedisRateLimiterOptions {
+  /** A connected node-redis client or cluster client. */
+  readonly client: RedisReadModelClient;
+  readonly window: RateLimitWindow | SlidingWindowSpec;
+  /** The insurance limiter's clock only: windows in Redis run on the Redis server's clock. */
+  readonly now?: () => Date;
+  readonly keyPrefix?: string;
+  /** Bound of one rate-limit call to Redis (default 400 ms); past it the insurance limiter answers. */
+  readonly timeoutMs?: number;
+  /** After a failed call, how long the insurance limiter answers alone before Redis is tried again (default 1000 ms). */
+  readonly retryRedisAfterMs?: number;
+  /** Told when Redis fails and the limiter falls back to memory (once per outage, for a log line). */
+  readonly onFallback?: (error: unknown) => void;
+}
 
 /**
- * Rate limits shared by every API node through Redis. While Redis is unreachable each node falls
- * back to an in-memory limiter of the same size (the insurance limiter), so a Redis outage never
- * turns rate limiting into errors. Each counter is one Redis key, so this works on Redis Cluster.
+ * Rate limits shared by every API node through Redis, decided by one Lua script per counter on the
+ * Redis server's clock (docs/decisions.md, Rate limits): one key per API key, so it works on Redis
+ * Cluster, and one round trip, pipelined with the request's read. While Redis is unreachable,
+ * frozen or slow, each node answers from an in-memory limiter of the same size (the insurance
+ * limiter) on its own clock, so a Redis outage never turns rate limiting into errors or waits.
  */
-export const createRedisRateLimiter = (options: {
-  /** A connected node-redis v4+ client (or cluster client). */
-  client: unknown;
-  window: RateLimitWindow;
-  now?: () => Date;
-  keyPrefix?: string;
-}): RateLimiter =>
-  createFlexibleRateLimiter({
-    window: options.window,
-    now: options.now ?? (() => new Date()),
-    build: (points, duration) =>
-      new RateLimiterRedis({
-        storeClient: options.client,
-        useRedisPackage: true,
-        // Fail over to the insurance limiter at once instead of queueing behind a dead socket.
-        rejectIfRedisNotReady: true,
-        points,
-        duration,
-        keyPrefix: options.keyPrefix ?? 'ps:rl',
-        insuranceLimiter: new BoundedMemoryLimiter({ points, duration, keyPrefix: 'rl-insurance' }),
-      }),
+export const createRedisRateLimiter = (options: RedisRateLimiterOptions): RateLimiter => {
+  const spec = slidingWindowSpec(options.window);
+  const prefix = options.keyPrefix ?? 'ps:rl';
+  const timeoutMs = options.timeoutMs ?? 400;
+  const insurance = createMemoryRateLimiter({ window: spec, now: options.now });
+  const breaker = createCircuitBreaker({ openMs: options.retryRedisAfterMs ?? 1_000 });
+  const evaluate = scriptRunner(options.client);
+
+  const decide = async (script: LuaScript, key: string, args: number[], limit: number, fallback: () => Promise<RateLimitResult>): Promise<RateLimitResult> => {
+    if (!breaker.allow()) return fallback();
+    try {
+      const reply = await withTimeout(evaluate(script, key, args.map(String)), timeoutMs);
+      const decision = parseReply(reply);
+      breaker.succeeded();
+      return rateLimitResult(limit, decision);
+    } catch (error) {
+      if (breaker.failed()) options.onFallback?.(error);
+      return fallback();
+    }
+  };
+
+  return {
+    consume: (subject, limit) =>
+      decide(WINDOW_SCRIPT, `${prefix}:w:${subject}`, [limit, spec.windowMs, spec.windowMs / spec.buckets], limit, () => insurance.consume(subject, limit)),
+    consumeMonthly: (subject, quota) => decide(QUOTA_SCRIPT, `${prefix}:m:${subject}`, [quota], quota, () => insurance.consumeMonthly(subject, quota)),
+  };
+};
+
+/** EVALSHA on the node that holds `key`; EVAL once when that node does not have the script yet. */
+export const scriptRunner = (client: RedisReadModelClient) => {
+  const cluster = 'masters' in client ? (client as RedisClusterType) : null;
+  const send = (key: string, args: string[]): Promise<unknown> =>
+    cluster ? cluster.sendCommand(key, false, args) : (client as RedisClientType).sendCommand(args);
+  return async (script: LuaScript, key: string, args: string[]): Promise<unknown> => {
+    try {
+      return await send(key, ['EVALSHA', script.sha, '1', key, ...args]);
+    } catch (error) {
+      if (!(error instanceof Error && error.message.startsWith('NOSCRIPT'))) throw error;
+      return send(key, ['EVAL', script.text, '1', key, ...args]);
+    }
+  };
+};
+
+export class RedisCallTimeoutError extends Error {
+  constructor(ms: number) {
+    super(`Redis did not answer within ${ms} ms`);
+    this.name = 'RedisCallTimeoutError';
+  }
+}
+
+// Our own timer rather than a client option: it bounds the whole call, cluster routing included.
+const withTimeout = <T>(call: Promise<T>, ms: number): Promise<T> =>
+  new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new RedisCallTimeoutError(ms)), ms);
+    call.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
   });
+
+const parseReply = (reply: unknown): LimiterDecision => {
+  if (!Array.isArray(reply) || reply.length !== 4 || !reply.every((value) => typeof value === 'number')) {
+    throw new Error(`Unexpected rate-limit script reply: ${JSON.stringify(reply)}`);
+  }
+  const [allowed, remaining, resetMs, at] = reply as [number, number, number, number];
+  return { allowed: allowed === 1, remaining, resetMs, at };
+};

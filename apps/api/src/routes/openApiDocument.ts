@@ -2,8 +2,11 @@
 const error = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } });
 const rateHeaders = {
   'X-RateLimit-Limit': { schema: { type: 'integer' }, description: 'Requests allowed per window' },
-  'X-RateLimit-Remaining': { schema: { type: 'integer' }, description: 'Requests left in this window' },
-  'X-RateLimit-Reset': { schema: { type: 'integer' }, description: 'Unix time (seconds) at which the window resets' },
+  'X-RateLimit-Remaining': { schema: { type: 'integer' }, description: 'Requests that would still be admitted now (sliding window)' },
+  'X-RateLimit-Reset': {
+    schema: { type: 'integer' },
+    description: 'Unix time (seconds): when Remaining is 0, when the next request is admitted; otherwise when the whole limit is free again',
+  },
 };
 const common = {
   '401': error('Missing or invalid API key (`Invalid API key`)'),
