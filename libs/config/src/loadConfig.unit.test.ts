@@ -34,6 +34,11 @@ describe('loadConfig', () => {
       requireBrowserOrigin: false,
       logLevel: 'info',
       readYourWritesTimeoutMs: 5_000,
+      httpHeadersTimeoutMs: 15_000,
+      httpRequestTimeoutMs: 30_000,
+      adminRequestTimeoutMs: 600_000,
+      httpKeepAliveTimeoutMs: 5_000,
+      maxConnectionsPerAddress: 1_000,
     });
   });
 
@@ -62,6 +67,11 @@ describe('loadConfig', () => {
         REQUIRE_BROWSER_ORIGIN: '1',
         LOG_LEVEL: 'debug',
         READ_YOUR_WRITES_TIMEOUT_MS: '250',
+        HTTP_HEADERS_TIMEOUT_MS: '2000',
+        HTTP_REQUEST_TIMEOUT_MS: '9000',
+        ADMIN_REQUEST_TIMEOUT_MS: '60000',
+        HTTP_KEEP_ALIVE_TIMEOUT_MS: '7000',
+        MAX_CONNECTIONS_PER_ADDRESS: '0',
       },
       'api',
       CWD,
@@ -82,6 +92,11 @@ describe('loadConfig', () => {
       requireBrowserOrigin: true,
       logLevel: 'debug',
       readYourWritesTimeoutMs: 250,
+      httpHeadersTimeoutMs: 2_000,
+      httpRequestTimeoutMs: 9_000,
+      adminRequestTimeoutMs: 60_000,
+      httpKeepAliveTimeoutMs: 7_000,
+      maxConnectionsPerAddress: 0,
     });
   });
 
@@ -104,6 +119,10 @@ describe('loadConfig', () => {
     [{ EVENT_STORE_URL: 'postgres://x' }, 'EVENT_STORE_URL'],
     [{ REDIS_URL: 'localhost:6379' }, 'REDIS_URL'],
     [{ KAFKA_BROKERS: 'not a broker' }, 'KAFKA_BROKERS'],
+    [{ HTTP_REQUEST_TIMEOUT_MS: '0' }, 'HTTP_REQUEST_TIMEOUT_MS'],
+    [{ MAX_CONNECTIONS_PER_ADDRESS: '-1' }, 'MAX_CONNECTIONS_PER_ADDRESS'],
+    [{ MAX_CONNECTIONS_PER_ADDRESS: 'many' }, 'MAX_CONNECTIONS_PER_ADDRESS'],
+    [{ HTTP_HEADERS_TIMEOUT_MS: '40000' }, 'HTTP_HEADERS_TIMEOUT_MS'],
   ])('refuses %j with one line naming %s', (env, variable) => {
     const error = errorOf(() => loadConfig(env, 'all-in-one', CWD));
     expect(error.variable).toBe(variable);
