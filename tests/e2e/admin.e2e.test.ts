@@ -295,8 +295,11 @@ describe('routing errors', () => {
   it('answers unknown routes with 404 and wrong methods with 405, as JSON', async () => {
     expect(await expectRefused(404, 'GET', '/admin/nothing-here')).toMatchObject({ error: 'Not Found' });
     expect(await expectRefused(404, 'GET', '/elsewhere', { token: null })).toMatchObject({ error: 'Not Found' });
-    expect(await expectRefused(405, 'PUT', '/admin/keys', { body: {} })).toEqual({ error: 'Method Not Allowed', message: 'Method not allowed' });
-    await expectRefused(405, 'POST', '/admin/plan', { body: {} });
+    // The same wording as the public API (one error middleware, @pubstream/http), with Allow.
+    expect(await expectRefused(405, 'PUT', '/admin/keys', { body: {} })).toEqual({ error: 'Method Not Allowed', message: 'Method PUT not allowed; allowed: HEAD, GET, POST' });
+    const wrong = await call('POST', '/admin/plan', { body: {} });
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get('allow')).toBe('HEAD, GET, PUT');
   });
 });
 

@@ -1,5 +1,6 @@
-import { NotFoundError, ServiceUnavailableError } from '@pubstream/domain';
+import { ServiceUnavailableError } from '@pubstream/domain';
 import type { EventStore } from '@pubstream/event-store';
+import { errorMiddleware } from '@pubstream/http';
 import { createHttpMetrics, type Logger } from '@pubstream/observability';
 import type { ReadModel } from '@pubstream/read-model';
 import Koa, { type Middleware } from 'koa';
@@ -8,7 +9,6 @@ import { createAdminRoutes } from './adminRoutes.js';
 import { createAdminService, type AdminService } from './adminService.js';
 import { bearerAuth } from './bearerAuth.js';
 import { createDashboard } from './dashboard/index.js';
-import { errorMiddleware } from './errorMiddleware.js';
 import { createReadYourWrites, type ProjectionWaiter } from './readYourWrites.js';
 
 export interface AdminAppConfig {
@@ -72,7 +72,7 @@ export const createAdminApp = (deps: AdminAppDeps): AdminApp => {
   app.silent = true;
   app.on('error', (error: unknown) => deps.logger.error({ err: error }, 'admin server error'));
 
-  app.use(errorMiddleware(deps.logger));
+  app.use(errorMiddleware({ logger: deps.logger, wwwAuthenticate: 'Bearer realm="pubstream-admin"' }));
   if (http) {
     app.use(async (ctx, next) => {
       const end = http.duration.startTimer();
@@ -112,11 +112,6 @@ export const createAdminApp = (deps: AdminAppDeps): AdminApp => {
   });
   const auth = bearerAuth(adminToken);
   app.use(async (ctx, next) => (ctx.path === '/admin' || ctx.path.startsWith('/admin/') ? auth(ctx, next) : next()));
-  // Unknown routes: checked on the way out, after the router's 405 check has had its turn.
-  app.use(async (ctx, next) => {
-    await next();
-    if ((ctx.body === undefined || ctx.body === null) && ctx.status === 404) throw new NotFoundError(`Route ${ctx.method} ${ctx.path} not found`);
-  });
   app.use(routes.routes);
   app.use(routes.allowedMethods);
   // The dashboard (`/`, `/dashboard/*`) is always served; it has its own sign-in and sessions.
