@@ -135,3 +135,28 @@ describe('connections per client address', () => {
     }
   });
 });
+
+describe('bodies left unread', () => {
+  // Default timeouts: the request timeout (30 s public, 10 min admin) is not what cuts these.
+  let lingering: AllInOne;
+  beforeAll(async () => {
+    lingering = await startAllInOne({ env: BASE_ENV });
+  });
+  afterAll(async () => {
+    await lingering?.stop();
+  });
+
+  it('a body left unread after an early answer (401) holds its connection for seconds, not until the request timeout', async () => {
+    const heads = [
+      `POST /public/batch HTTP/1.1\r\nHost: ${hostHeader(lingering.publicUrl)}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n`,
+      `PUT /admin/collections/live/items/slow HTTP/1.1\r\nHost: ${hostHeader(lingering.adminUrl)}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n`,
+    ];
+    for (const [index, url] of [lingering.publicUrl, lingering.adminUrl].entries()) {
+      // 100 s of trickling body if nobody cut it; the client gives up after 30 s.
+      const parts = [heads[index] as string, ...Array.from({ length: 200 }, () => ' ')];
+      const response = await rawExchange(url, parts, { gapMs: 500, timeoutMs: 30_000 });
+      expect(response.status).toBe(401);
+      expect(response.closedByServer).toBe(true);
+    }
+  }, 70_000);
+});

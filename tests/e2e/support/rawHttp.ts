@@ -8,10 +8,12 @@ export interface RawResponse {
   readonly body: string;
   /** Everything received, as text. */
   readonly raw: string;
+  /** False when the exchange ended because the client gave up (its timeout), not the server. */
+  readonly closedByServer: boolean;
 }
 
 /** Parses the first HTTP response in `raw`; status 0 when nothing (or no status line) arrived. */
-export const parseRawResponse = (raw: string): RawResponse => {
+export const parseRawResponse = (raw: string, closedByServer = true): RawResponse => {
   const end = raw.indexOf('\r\n\r\n');
   const head = end === -1 ? raw : raw.slice(0, end);
   const [statusLine = '', ...lines] = head.split('\r\n');
@@ -24,7 +26,7 @@ export const parseRawResponse = (raw: string): RawResponse => {
   let body = end === -1 ? '' : raw.slice(end + 4);
   const length = headers['content-length'];
   if (length !== undefined) body = body.slice(0, Number(length));
-  return { status, headers, body, raw };
+  return { status, headers, body, raw, closedByServer };
 };
 
 const hostOf = (url: string) => new URL(url);
@@ -49,7 +51,11 @@ export const rawExchange = async (url: string, parts: readonly (string | Buffer)
     socket.on('error', () => resolve());
     socket.on('close', () => resolve());
   });
-  const timer = setTimeout(() => socket.destroy(), options.timeoutMs ?? 10_000);
+  let gaveUp = false;
+  const timer = setTimeout(() => {
+    gaveUp = true;
+    socket.destroy();
+  }, options.timeoutMs ?? 10_000);
   for (const [index, part] of parts.entries()) {
     if (socket.destroyed) break;
     if (index > 0 && options.gapMs) await new Promise((resolve) => setTimeout(resolve, options.gapMs));
@@ -57,7 +63,7 @@ export const rawExchange = async (url: string, parts: readonly (string | Buffer)
   }
   await closed;
   clearTimeout(timer);
-  return parseRawResponse(Buffer.concat(chunks).toString('utf8'));
+  return parseRawResponse(Buffer.concat(chunks).toString('utf8'), !gaveUp);
 };
 
 /** The Host header value for `url`. */
