@@ -29,6 +29,8 @@ export const startEmbeddedService = async (extraEnv: NodeJS.ProcessEnv = {}): Pr
       DATA_DIR: dataDir,
       EVENT_STORE_URL: `sqlite:${dataDir}/events.db`,
       LOG_LEVEL: 'warn',
+      // The load generator opens thousands of connections from one address.
+      MAX_CONNECTIONS_PER_ADDRESS: '0',
       ...extraEnv,
     },
     ready: /public API\s+(http\S+)/,
@@ -64,6 +66,8 @@ export const startDistributedService = async (redisUrl: string, kafkaBrokers: st
     REDIS_URL: redisUrl,
     KAFKA_BROKERS: kafkaBrokers,
     LOG_LEVEL: 'warn',
+    // The load generator opens thousands of connections from one address.
+    MAX_CONNECTIONS_PER_ADDRESS: '0',
   };
   const projector = await startChild(CLI, ['projector'], { env: { ...env, LOG_LEVEL: 'info' }, ready: /projector active/, timeoutMs: 120_000 });
   const admin = await startChild(CLI, ['admin'], { env, ready: { healthUrl: `http://127.0.0.1:${adminPort}/healthz` }, timeoutMs: 120_000 });

@@ -297,8 +297,11 @@ describe('routing errors', () => {
     expect(await expectRefused(404, 'GET', '/elsewhere')).toMatchObject({ error: 'Not Found' });
     // Default deny: without the token an unknown path is 401, like a known one (docs/security.md).
     expect(await expectRefused(401, 'GET', '/elsewhere', { token: null })).toMatchObject({ error: 'Unauthorized' });
-    expect(await expectRefused(405, 'PUT', '/admin/keys', { body: {} })).toEqual({ error: 'Method Not Allowed', message: 'Method not allowed' });
-    await expectRefused(405, 'POST', '/admin/plan', { body: {} });
+    // The same wording as the public API (one error middleware, @pubstream/http), with Allow.
+    expect(await expectRefused(405, 'PUT', '/admin/keys', { body: {} })).toEqual({ error: 'Method Not Allowed', message: 'Method PUT not allowed; allowed: HEAD, GET, POST' });
+    const wrong = await call('POST', '/admin/plan', { body: {} });
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get('allow')).toBe('HEAD, GET, PUT');
   });
 });
 

@@ -1,7 +1,7 @@
 import { LOOPBACK_HOST_NAMES } from '@pubstream/config';
-import { NotFoundError, ServiceUnavailableError } from '@pubstream/domain';
+import { ServiceUnavailableError } from '@pubstream/domain';
 import type { EventStore } from '@pubstream/event-store';
-import { normalizePathMiddleware } from '@pubstream/http';
+import { errorMiddleware, normalizePathMiddleware } from '@pubstream/http';
 import { createHttpMetrics, type Logger } from '@pubstream/observability';
 import type { ReadModel } from '@pubstream/read-model';
 import Koa from 'koa';
@@ -12,7 +12,6 @@ import { createAdminService, type AdminService } from './adminService.js';
 import { allowedHosts } from './allowedHosts.js';
 import { createAuthThrottle, DEFAULT_AUTH_THROTTLE, type AuthThrottleOptions } from './authThrottle.js';
 import { createDashboard, type DashboardOptions } from './dashboard/index.js';
-import { errorMiddleware } from './errorMiddleware.js';
 import { createReadYourWrites, type ProjectionWaiter } from './readYourWrites.js';
 
 export interface AdminAppConfig {
@@ -74,7 +73,7 @@ export const createAdminApp = (deps: AdminAppDeps): AdminApp => {
   app.silent = true;
   app.on('error', (error: unknown) => deps.logger.error({ err: error }, 'admin server error'));
 
-  app.use(errorMiddleware(deps.logger));
+  app.use(errorMiddleware({ logger: deps.logger, wwwAuthenticate: 'Bearer realm="pubstream-admin"' }));
   if (http) {
     app.use(async (ctx, next) => {
       const end = http.duration.startTimer();
@@ -118,11 +117,6 @@ export const createAdminApp = (deps: AdminAppDeps): AdminApp => {
   }
   // The dashboard (`/`, `/dashboard/*`), mounted once: its entrance checks the session cookie.
   app.use(createDashboard({ service, readModel: deps.readModel, adminToken, logger: deps.logger, now: deps.now, throttle }, deps.dashboard));
-  // Unknown routes: checked on the way out, after the router's 405 check has had its turn.
-  app.use(async (ctx, next) => {
-    await next();
-    if ((ctx.body === undefined || ctx.body === null) && ctx.status === 404) throw new NotFoundError(`Route ${ctx.method} ${ctx.path} not found`);
-  });
   app.use(routes.routes);
   app.use(routes.allowedMethods);
   app.service = service;

@@ -1,11 +1,11 @@
 import Router from '@koa/router';
-import { keyTypeSchema, MethodNotAllowedError, planNameSchema, slugSchema, sortableFieldSchema, itemDataSchema, UnsupportedMediaTypeError } from '@pubstream/domain';
+import { keyTypeSchema, planNameSchema, slugSchema, sortableFieldSchema, itemDataSchema, UnsupportedMediaTypeError } from '@pubstream/domain';
+import { decodedBody, parseContentEncoding, parseWith, readBody } from '@pubstream/http';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import type { AdminService } from './adminService.js';
 import { parseIdempotencyKey } from './idempotency.js';
-import { importItems } from './importItems.js';
-import { parseWith, readBody } from './jsonBody.js';
+import { IMPORT_MAX_EXPANSION, importItems } from './importItems.js';
 import type { ReadYourWrites } from './readYourWrites.js';
 import { defaultUsageFrom, usageReport, type UsageGranularity } from './usageReport.js';
 import type { ReadModel } from '@pubstream/read-model';
@@ -81,7 +81,9 @@ export const createAdminRoutes = (deps: { service: AdminService; readModel: Read
     if (!NDJSON_TYPES.includes(type)) throw new UnsupportedMediaTypeError('Content-Type must be application/x-ndjson (one JSON object per line)');
     const slug = param(ctx, 'slug');
     await service.activeCollection(slug);
-    const summary = await importItems(ctx.req, slug, { writeItems: service.writeItems, newId: deps.newId, idempotencyKey: options.idempotencyKey });
+    // Compressed imports go through the shared body layer; each line is bounded, not the total.
+    const body = decodedBody(ctx.req, { coding: parseContentEncoding(ctx.get('Content-Encoding')), maxBytes: Infinity, maxExpansion: IMPORT_MAX_EXPANSION });
+    const summary = await importItems(body, slug, { writeItems: service.writeItems, newId: deps.newId, idempotencyKey: options.idempotencyKey });
     await deps.readYourWrites(summary.lastPosition);
     const { lastPosition: _lastPosition, ...rest } = summary;
     ctx.body = rest;
@@ -149,6 +151,7 @@ export const createAdminRoutes = (deps: { service: AdminService; readModel: Read
 
   return {
     routes: router.routes(),
-    allowedMethods: router.allowedMethods({ throw: true, methodNotAllowed: () => new MethodNotAllowedError(), notImplemented: () => new MethodNotAllowedError() }),
+    // 405 with Allow, rendered by the shared error middleware (@pubstream/http).
+    allowedMethods: router.allowedMethods(),
   };
 };

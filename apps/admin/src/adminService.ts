@@ -18,6 +18,7 @@ import {
   type SortableField,
 } from '@pubstream/domain';
 import type { EventStore } from '@pubstream/event-store';
+import { echoInput } from '@pubstream/http';
 import type { KeyRecord, KeyUsage, ReadModel } from '@pubstream/read-model';
 import { parseAllowedDomains } from './allowedDomains.js';
 import { createCommandHandler } from './commandHandler.js';
@@ -99,7 +100,7 @@ const planView = (plan: PlanName, monthlyQuota: number | null): PlanView => {
 
 /** Collection slugs come from URLs: one that cannot exist is simply not found. */
 const requireSlugShape = (slug: string): void => {
-  if (!isValidSlug(slug)) throw new NotFoundError(`Collection "${slug}" not found`);
+  if (!isValidSlug(slug)) throw new NotFoundError(`Collection "${echoInput(slug)}" not found`);
 };
 
 export const requireDataId = (dataId: string): void => {
@@ -143,7 +144,7 @@ export const createAdminService = (deps: AdminServiceDeps) => {
 
   const keyViewById = async (keyId: string): Promise<KeyView> => {
     const record = await readModel.getKey(keyId);
-    if (!record) throw new NotFoundError(`API key "${keyId}" not found`);
+    if (!record) throw new NotFoundError(`API key "${echoInput(keyId)}" not found`);
     return keyView(record, (await usageOf([keyId])).get(keyId));
   };
 

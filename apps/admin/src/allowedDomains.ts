@@ -1,5 +1,6 @@
 import { domainToASCII } from 'node:url';
 import { ValidationError } from '@pubstream/domain';
+import { echoInput } from '@pubstream/http';
 
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
@@ -13,7 +14,7 @@ export const MAX_ALLOWED_DOMAINS = 100;
  */
 export const normalizeDomainEntry = (raw: string): string => {
   const entry = raw.trim();
-  const refuse = (why: string) => new ValidationError(`Invalid allowed domain "${entry}": ${why}`);
+  const refuse = (why: string) => new ValidationError(`Invalid allowed domain "${echoInput(entry)}": ${why}`);
   if (entry === '') throw refuse('empty entry');
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(entry)) throw refuse('enter a host name without a scheme, e.g. example.com');
   if (/[/?#@\s]/.test(entry)) throw refuse('enter a host name only, without path, query or spaces');

@@ -1,18 +1,17 @@
-import { createInterface } from 'node:readline';
-import type { Readable } from 'node:stream';
-import { dataIdSchema, itemDataSchema, type ItemCommand } from '@pubstream/domain';
-import { z } from 'zod';
+import { isPubstreamError, type ItemCommand } from '@pubstream/domain';
+import { boundedLines } from '@pubstream/http';
 import { deterministicUuid } from './idempotency.js';
+import { parseImportLine } from './importLine.js';
 import type { ItemWriter } from './itemWriter.js';
 
 /** Items per `appendToStreams` call: one SQLite transaction each. */
 export const IMPORT_BATCH_SIZE = 500;
-/** A longer line is reported as failed rather than buffered. */
+/** A longer line is reported as failed while it streams; it is never held whole. */
 export const MAX_IMPORT_LINE_BYTES = 1024 * 1024;
 /** Failures listed in the summary (all are counted). */
 export const MAX_REPORTED_ERRORS = 100;
-
-const importLineSchema = z.strictObject({ dataId: dataIdSchema, data: itemDataSchema });
+/** A compressed import may expand at most this much (past 1 MiB): real NDJSON stays far below, a bomb does not. */
+export const IMPORT_MAX_EXPANSION = 200;
 
 export interface ImportSummary {
   /** Non-empty lines read. */
@@ -32,26 +31,14 @@ interface PendingLine {
   command: ItemCommand;
 }
 
-const issueText = (error: z.ZodError): string =>
-  error.issues.map((issue) => (issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message)).join('; ');
+interface ImportDeps {
+  writeItems: ItemWriter;
+  newId: () => string;
+  idempotencyKey?: string;
+}
 
-/**
- * Imports NDJSON lines `{"dataId": "...", "data": {...}}` into a collection, streaming: lines are
- * parsed as they arrive and written in batches, so a file of any size uses bounded memory. A bad
- * line is counted and reported with its line number; every other line is still written. Re-running
- * the same file changes nothing (unchanged items append no event).
- */
-export const importItems = async (
-  input: Readable,
-  collection: string,
-  deps: { writeItems: ItemWriter; newId: () => string; idempotencyKey?: string },
-): Promise<ImportSummary> => {
-  const summary: ImportSummary = { lines: 0, created: 0, updated: 0, unchanged: 0, failed: 0, errors: [], lastPosition: null };
-  const fail = (line: number, message: string, dataId?: string) => {
-    summary.failed++;
-    if (summary.errors.length < MAX_REPORTED_ERRORS) summary.errors.push(dataId === undefined ? { line, message } : { line, dataId, message });
-  };
-
+/** Collects parsed lines and writes them in batches of distinct dataIds, counting outcomes into `summary`. */
+const createBatcher = (summary: ImportSummary, deps: ImportDeps, fail: (line: number, message: string, dataId?: string) => void) => {
   let batch: PendingLine[] = [];
   let inBatch = new Set<string>();
   const flush = async () => {
@@ -75,38 +62,61 @@ export const importItems = async (
       if (outcome.position !== null) summary.lastPosition = Math.max(summary.lastPosition ?? 0, outcome.position);
     });
   };
-
-  const lines = createInterface({ input, crlfDelay: Infinity });
-  let lineNumber = 0;
-  for await (const text of lines) {
-    lineNumber++;
-    if (text.trim() === '') continue;
-    summary.lines++;
-    if (Buffer.byteLength(text) > MAX_IMPORT_LINE_BYTES) {
-      fail(lineNumber, 'Line is longer than 1 MiB');
-      continue;
-    }
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      fail(lineNumber, 'Malformed JSON');
-      continue;
-    }
-    const parsed = importLineSchema.safeParse(value);
-    if (!parsed.success) {
-      const dataId = typeof (value as { dataId?: unknown } | null)?.dataId === 'string' ? (value as { dataId: string }).dataId : undefined;
-      fail(lineNumber, issueText(parsed.error), dataId);
-      continue;
-    }
-    const { dataId, data } = parsed.data;
+  const add = async (line: number, command: ItemCommand) => {
     // A dataId twice in one batch: the second must see the first's result, so write the batch first.
-    if (inBatch.has(dataId)) await flush();
-    const id = deps.idempotencyKey === undefined ? deps.newId() : deterministicUuid('item', deps.idempotencyKey, String(lineNumber));
-    batch.push({ line: lineNumber, command: { type: 'PutItem', id, dataId, collection, data } });
-    inBatch.add(dataId);
+    if (inBatch.has(command.dataId)) await flush();
+    batch.push({ line, command });
+    inBatch.add(command.dataId);
     if (batch.length >= IMPORT_BATCH_SIZE) await flush();
+  };
+  return { add, flush };
+};
+
+const written = (summary: ImportSummary) => summary.created + summary.updated + summary.unchanged > 0;
+
+/**
+ * Imports NDJSON lines `{"dataId": "...", "data": {...}}` into a collection, streaming with bounded
+ * memory (docs/security.md): lines are read by `boundedLines` (a line over 1 MiB is counted as
+ * failed while it streams, never buffered), parsed as they arrive and written in batches. A bad
+ * line is counted and reported with its line number; every other line is still written.
+ * Re-running the same file changes nothing (unchanged items append no event). When the body
+ * itself breaks (corrupt compressed data) after lines were written, the summary reports where it
+ * stopped instead of failing the whole request; before any write, the error is thrown (400/413).
+ */
+export const importItems = async (input: AsyncIterable<Buffer | string>, collection: string, deps: ImportDeps): Promise<ImportSummary> => {
+  const summary: ImportSummary = { lines: 0, created: 0, updated: 0, unchanged: 0, failed: 0, errors: [], lastPosition: null };
+  const fail = (line: number, message: string, dataId?: string) => {
+    summary.failed++;
+    if (summary.errors.length < MAX_REPORTED_ERRORS) summary.errors.push(dataId === undefined ? { line, message } : { line, dataId, message });
+  };
+  const batcher = createBatcher(summary, deps, fail);
+  let lastLine = 0;
+  try {
+    for await (const lines of boundedLines(input, MAX_IMPORT_LINE_BYTES)) {
+      for (const line of lines) {
+        lastLine = line.number;
+        if (!('text' in line)) {
+          summary.lines++;
+          fail(line.number, 'Line is longer than 1 MiB');
+          continue;
+        }
+        if (line.text.trim() === '') continue;
+        summary.lines++;
+        const parsed = parseImportLine(line.text);
+        if (!parsed.ok) {
+          fail(line.number, parsed.message, parsed.dataId);
+          continue;
+        }
+        const id = deps.idempotencyKey === undefined ? deps.newId() : deterministicUuid('item', deps.idempotencyKey, String(line.number));
+        await batcher.add(line.number, { type: 'PutItem', id, dataId: parsed.dataId, collection, data: parsed.data });
+      }
+    }
+  } catch (error) {
+    await batcher.flush();
+    if (!isPubstreamError(error) || !written(summary)) throw error;
+    fail(lastLine + 1, `${error.message}: the import stopped here; the lines before it were imported`);
+    return summary;
   }
-  await flush();
+  await batcher.flush();
   return summary;
 };

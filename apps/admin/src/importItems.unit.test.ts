@@ -1,7 +1,8 @@
 import { Readable } from 'node:stream';
 import type { ItemCommand } from '@pubstream/domain';
 import { describe, expect, it } from 'vitest';
-import { IMPORT_BATCH_SIZE, importItems } from './importItems.js';
+import { ValidationError } from '@pubstream/domain';
+import { IMPORT_BATCH_SIZE, importItems, MAX_IMPORT_LINE_BYTES } from './importItems.js';
 import type { ItemWriteEntry, ItemWriter } from './itemWriter.js';
 
 /** A writer over a plain map: created / updated / unchanged like the item decider decides. */
@@ -65,5 +66,54 @@ describe('importItems', () => {
   it('records the last position for read-your-writes', async () => {
     expect((await run('{"dataId":"a","data":{}}\n{"dataId":"b","data":{}}')).lastPosition).toBe(2);
     expect((await run('')).lastPosition).toBeNull();
+  });
+
+  it('fails a deep line, a __proto__ line and an over-long line alone, with their numbers', async () => {
+    const writer = fakeWriter();
+    const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
+    const lines = [
+      '{"dataId":"a","data":{}}',
+      `{"dataId":"b","data":{"x":${deep}}}`,
+      '{"dataId":"c","data":{"__proto__":{"polluted":true}}}',
+      `{"dataId":"d","data":{"pad":"${'x'.repeat(MAX_IMPORT_LINE_BYTES)}"}}`,
+      '{"dataId":"e","data":{"constructor":1}}',
+    ];
+    const summary = await run(lines.join('\n'), writer);
+    expect(summary.errors).toEqual([
+      { line: 2, message: 'JSON nested too deeply' },
+      { line: 3, message: 'JSON key "__proto__" is not allowed' },
+      { line: 4, message: 'Line is longer than 1 MiB' },
+    ]);
+    expect(summary).toMatchObject({ lines: 5, created: 2, failed: 3 });
+    expect(writer.items.get('e')).toEqual({ constructor: 1 });
+  });
+
+  it('skips a 4 MiB line that arrives in pieces, and writes the lines around it', async () => {
+    const writer = fakeWriter();
+    const piece = Buffer.alloc(64 * 1024, 0x78);
+    const summary = await importItems(
+      (async function* () {
+        yield Buffer.from('{"dataId":"before","data":{}}\n');
+        for (let i = 0; i < 64; i++) yield piece;
+        yield Buffer.from('\n{"dataId":"after","data":{}}');
+      })(),
+      'books',
+      { writeItems: writer.write, newId: () => '00000000-0000-4000-8000-000000000000' },
+    );
+    expect(summary).toMatchObject({ lines: 3, created: 2, failed: 1, errors: [{ line: 2, message: 'Line is longer than 1 MiB' }] });
+    expect([...writer.items.keys()]).toEqual(['before', 'after']);
+  });
+
+  it('reports a broken body after written lines in the summary, and throws when nothing was written', async () => {
+    const broken = (head: string) =>
+      (async function* () {
+        yield Buffer.from(head);
+        throw new ValidationError('Request body is not valid gzip data');
+      })();
+    const deps = { writeItems: fakeWriter().write, newId: () => '00000000-0000-4000-8000-000000000000' };
+    const summary = await importItems(broken('{"dataId":"a","data":{}}\n{"dataId":"b"'), 'books', deps);
+    expect(summary).toMatchObject({ created: 1, failed: 1 });
+    expect(summary.errors).toEqual([{ line: 2, message: 'Request body is not valid gzip data: the import stopped here; the lines before it were imported' }]);
+    await expect(importItems(broken(''), 'books', deps)).rejects.toThrow('Request body is not valid gzip data');
   });
 });

@@ -5,8 +5,8 @@ import { createMemoryRateLimiter, type RateLimiter, type RateLimitWindow } from 
 import type { ChangeStream } from '@pubstream/change-stream';
 import type { ReadModel } from '@pubstream/read-model';
 import { createHttpMetrics, createMetricsRegistry, type Logger } from '@pubstream/observability';
+import { errorMiddleware } from '@pubstream/http';
 import { corsPreflight } from './http/cors.js';
-import { errorMiddleware } from './http/errorMiddleware.js';
 import { createPublicAccess, type PublicAccess } from './publicAccess.js';
 import { operationsRoutes } from './routes/operationsRoutes.js';
 import { publicRoutes } from './routes/publicRoutes.js';
@@ -97,7 +97,7 @@ export const createApiApp = async (deps: ApiAppDeps): Promise<ApiApp> => {
     }
   };
   app.use(measure);
-  app.use(errorMiddleware(deps.logger));
+  app.use(errorMiddleware({ logger: deps.logger }));
   app.use(corsPreflight());
   app.use(router.routes());
   app.use(router.allowedMethods());

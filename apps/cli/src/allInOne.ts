@@ -8,7 +8,7 @@ import { createProjector, type Projector } from '@pubstream/projector';
 import type { ReadModel } from '@pubstream/read-model';
 import { openChangeStream, openEventStore, openRateLimiter, openReadModel, processIdentity } from './adapters.js';
 import { generateAdminToken } from './adminToken.js';
-import { listen, type RunningServer } from './httpServer.js';
+import { edgeSettings, listen, type RunningServer } from './httpServer.js';
 import { createPublicApi, servePublicApi } from './publicApi.js';
 import { seedDemo, type DemoSeed } from './seedDemo.js';
 
@@ -115,7 +115,7 @@ export const startAllInOne = async (options: AllInOneOptions = {}): Promise<AllI
       newId,
       metrics,
     });
-    const adminServer: RunningServer = await listen(adminApp.callback(), config.adminHost, config.adminPort);
+    const adminServer: RunningServer = await listen(adminApp.callback(), config.adminHost, config.adminPort, edgeSettings(config, 'admin'));
     cleanups.push(() => adminServer.close(config.shutdownTimeoutMs));
 
     const publicApi = await createPublicApi({ config, readModel, changeStream, logger: logger.child({ component: 'api' }),

@@ -3,7 +3,7 @@ import { createAdminApp } from '@pubstream/admin';
 import type { Config } from '@pubstream/config';
 import { createLogger, createMetricsRegistry, type Logger } from '@pubstream/observability';
 import { openChangeStream, openEventStore, openRateLimiter, openReadModel, processIdentity } from './adapters.js';
-import { listen } from './httpServer.js';
+import { edgeSettings, listen } from './httpServer.js';
 import { createPublicApi, servePublicApi } from './publicApi.js';
 
 /** A started process of the distributed profile. */
@@ -88,7 +88,7 @@ export const startAdminProcess = (config: Config, logger: Logger = createLogger(
       newId: randomUUID,
       metrics: createMetricsRegistry({ app: 'admin' }),
     });
-    const server = await listen(app.callback(), config.adminHost, config.adminPort);
+    const server = await listen(app.callback(), config.adminHost, config.adminPort, edgeSettings(config, 'admin'));
     cleanups.push(() => server.close(config.shutdownTimeoutMs));
     logger.info({ url: server.url }, 'admin API listening');
     return server.url;

@@ -1,5 +1,7 @@
-import { createServer, type RequestListener, type Server } from 'node:http';
+import type { RequestListener, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Config } from '@pubstream/config';
+import { createEdgeServer, type EdgeServerSettings } from '@pubstream/http';
 
 export interface RunningServer {
   readonly server: Server;
@@ -14,11 +16,19 @@ const urlHost = (host: string): string => {
   return reachable.includes(':') ? `[${reachable}]` : reachable;
 };
 
-/** Listens with a request handler; resolves once the port is bound. */
-export const listen = (handler: RequestListener, host: string, port: number): Promise<RunningServer> =>
+/** The node:http settings of the public or the admin listener (docs/operations.md). */
+export const edgeSettings = (config: Config, listener: 'public' | 'admin'): EdgeServerSettings => ({
+  headersTimeoutMs: config.httpHeadersTimeoutMs,
+  // Imports stream large files to the admin port; public bodies are at most 1 MiB.
+  requestTimeoutMs: listener === 'admin' ? config.adminRequestTimeoutMs : config.httpRequestTimeoutMs,
+  keepAliveTimeoutMs: config.httpKeepAliveTimeoutMs,
+  maxConnectionsPerAddress: config.maxConnectionsPerAddress,
+});
+
+/** Listens with a request handler behind the shared HTTP edge; resolves once the port is bound. */
+export const listen = (handler: RequestListener, host: string, port: number, settings: EdgeServerSettings): Promise<RunningServer> =>
   new Promise((resolve, reject) => {
-    const server = createServer(handler);
-    server.keepAliveTimeout = 5_000;
+    const server = createEdgeServer(handler, settings);
     server.once('error', reject);
     server.listen(port, host, () => {
       server.off('error', reject);

@@ -5,6 +5,7 @@ import { ConfigError, loadConfig, type Config, type ProcessRole } from '@pubstre
 import { createLogger, type Logger } from '@pubstream/observability';
 import { AdminApiError, createAdminClient } from './adminClient.js';
 import { startAllInOne } from './allInOne.js';
+import { installProcessGuard } from './processGuard.js';
 import { startupBanner } from './startupBanner.js';
 import { runEventsExport, runProjectionsRebuild } from './dataTools.js';
 import { openEventStore, openReadModel } from './adapters.js';
@@ -78,6 +79,7 @@ program
   .action(async (options: { demo: boolean }) => {
     const config = configFor('all-in-one');
     const logger = createLogger({ level: config.logLevel, name: 'pubstream' });
+    installProcessGuard(logger);
     const running = await startAllInOne({ config, logger, demo: options.demo });
     process.stdout.write(`${startupBanner(running)}\n`);
     logger.info({ publicUrl: running.publicUrl, adminUrl: running.adminUrl, dataDir: config.dataDir }, 'pubstream started');
@@ -98,6 +100,8 @@ for (const role of ['api', 'projector', 'admin'] as const) {
       const config = configFor(role);
       if (role === 'admin' && config.adminToken === null) throw new CliError('ADMIN_TOKEN is required for "pubstream admin"', 2);
       const logger = createLogger({ level: config.logLevel, name: `pubstream-${role}` });
+      // A projector that meets the unexpected exits instead: a standby takes its lease (docs/security.md).
+      if (role !== 'projector') installProcessGuard(logger);
       const running = await distributed[role](config, logger);
       runUntilSignal(running.stop, config.shutdownTimeoutMs, (message) => logger.info(message));
     });

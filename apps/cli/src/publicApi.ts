@@ -7,7 +7,7 @@ import type { Config } from '@pubstream/config';
 import type { Logger } from '@pubstream/observability';
 import type { ReadModel } from '@pubstream/read-model';
 import type { Registry } from 'prom-client';
-import { listen } from './httpServer.js';
+import { edgeSettings, listen } from './httpServer.js';
 
 export interface PublicApi {
   readonly callback: RequestListener;
@@ -71,7 +71,7 @@ export const createPublicApi = async (deps: {
  * streams to reconnect elsewhere (drain), then waits for in-flight requests up to the shutdown timeout.
  */
 export const servePublicApi = async (api: PublicApi, config: Config): Promise<{ readonly url: string; stop(): Promise<void> }> => {
-  const server = await listen(api.callback, config.host, config.port);
+  const server = await listen(api.callback, config.host, config.port, edgeSettings(config, 'public'));
   return {
     url: server.url,
     async stop() {

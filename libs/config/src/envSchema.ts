@@ -11,6 +11,9 @@ const port = (fallback: number) =>
 const positiveMs = (fallback: number) =>
   z.coerce.number({ error: 'must be a number of milliseconds' }).int('must be a whole number of milliseconds').positive('must be positive').default(fallback);
 
+const count = (fallback: number) =>
+  z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').min(0, 'must be 0 or more').default(fallback);
+
 const flag = (fallback: boolean) =>
   z
     .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
@@ -57,6 +60,12 @@ export const envSchema = z.object({
     .default('info'),
   READ_YOUR_WRITES_TIMEOUT_MS: positiveMs(5_000),
   SHUTDOWN_TIMEOUT_MS: positiveMs(10_000),
+  // node:http settings of both listeners (docs/security.md).
+  HTTP_HEADERS_TIMEOUT_MS: positiveMs(15_000),
+  HTTP_REQUEST_TIMEOUT_MS: positiveMs(30_000),
+  ADMIN_REQUEST_TIMEOUT_MS: positiveMs(600_000),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: positiveMs(5_000),
+  MAX_CONNECTIONS_PER_ADDRESS: count(1_000),
 });
 
 export type Env = z.infer<typeof envSchema>;

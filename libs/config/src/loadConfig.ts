@@ -44,6 +44,15 @@ export interface Config {
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   readonly readYourWritesTimeoutMs: number;
   readonly shutdownTimeoutMs: number;
+  /** HTTP_HEADERS_TIMEOUT_MS: the header block of a request must arrive within this (both ports). */
+  readonly httpHeadersTimeoutMs: number;
+  /** HTTP_REQUEST_TIMEOUT_MS: a whole request on the public port (headers and body). */
+  readonly httpRequestTimeoutMs: number;
+  /** ADMIN_REQUEST_TIMEOUT_MS: a whole request on the admin port, where imports stream large files. */
+  readonly adminRequestTimeoutMs: number;
+  readonly httpKeepAliveTimeoutMs: number;
+  /** MAX_CONNECTIONS_PER_ADDRESS: concurrent connections per client address and port; 0 = no cap. */
+  readonly maxConnectionsPerAddress: number;
 }
 
 /** A configuration that cannot work. The message is one line naming the variable. */
@@ -144,6 +153,13 @@ export const loadConfig = (env: Readonly<Record<string, string | undefined>>, ro
   if (values.ADMIN_AUTH_MAX_BLOCK_MS < values.ADMIN_AUTH_BLOCK_MS) {
     throw new ConfigError('ADMIN_AUTH_MAX_BLOCK_MS', `Invalid configuration: ADMIN_AUTH_MAX_BLOCK_MS must be at least ADMIN_AUTH_BLOCK_MS (${values.ADMIN_AUTH_BLOCK_MS})`);
   }
+  const shortestRequest = Math.min(values.HTTP_REQUEST_TIMEOUT_MS, values.ADMIN_REQUEST_TIMEOUT_MS);
+  if (values.HTTP_HEADERS_TIMEOUT_MS > shortestRequest) {
+    throw new ConfigError(
+      'HTTP_HEADERS_TIMEOUT_MS',
+      `Invalid configuration: HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS or ADMIN_REQUEST_TIMEOUT_MS (got "${values.HTTP_HEADERS_TIMEOUT_MS}")`,
+    );
+  }
 
   const adminHostForUrl = values.ADMIN_HOST === '0.0.0.0' || values.ADMIN_HOST === '::' ? '127.0.0.1' : values.ADMIN_HOST;
   return Object.freeze({
@@ -172,5 +188,10 @@ export const loadConfig = (env: Readonly<Record<string, string | undefined>>, ro
     logLevel: values.LOG_LEVEL,
     readYourWritesTimeoutMs: values.READ_YOUR_WRITES_TIMEOUT_MS,
     shutdownTimeoutMs: values.SHUTDOWN_TIMEOUT_MS,
+    httpHeadersTimeoutMs: values.HTTP_HEADERS_TIMEOUT_MS,
+    httpRequestTimeoutMs: values.HTTP_REQUEST_TIMEOUT_MS,
+    adminRequestTimeoutMs: values.ADMIN_REQUEST_TIMEOUT_MS,
+    httpKeepAliveTimeoutMs: values.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+    maxConnectionsPerAddress: values.MAX_CONNECTIONS_PER_ADDRESS,
   });
 };

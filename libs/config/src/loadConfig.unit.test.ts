@@ -38,6 +38,11 @@ describe('loadConfig', () => {
       adminAuthMaxFailures: 5,
       adminAuthBlockMs: 60_000,
       adminAuthMaxBlockMs: 3_600_000,
+      httpHeadersTimeoutMs: 15_000,
+      httpRequestTimeoutMs: 30_000,
+      adminRequestTimeoutMs: 600_000,
+      httpKeepAliveTimeoutMs: 5_000,
+      maxConnectionsPerAddress: 1_000,
     });
   });
 
@@ -70,6 +75,11 @@ describe('loadConfig', () => {
         ADMIN_AUTH_MAX_FAILURES: '3',
         ADMIN_AUTH_BLOCK_MS: '1000',
         ADMIN_AUTH_MAX_BLOCK_MS: '8000',
+        HTTP_HEADERS_TIMEOUT_MS: '2000',
+        HTTP_REQUEST_TIMEOUT_MS: '9000',
+        ADMIN_REQUEST_TIMEOUT_MS: '60000',
+        HTTP_KEEP_ALIVE_TIMEOUT_MS: '7000',
+        MAX_CONNECTIONS_PER_ADDRESS: '0',
       },
       'api',
       CWD,
@@ -94,6 +104,11 @@ describe('loadConfig', () => {
       adminAuthMaxFailures: 3,
       adminAuthBlockMs: 1000,
       adminAuthMaxBlockMs: 8000,
+      httpHeadersTimeoutMs: 2_000,
+      httpRequestTimeoutMs: 9_000,
+      adminRequestTimeoutMs: 60_000,
+      httpKeepAliveTimeoutMs: 7_000,
+      maxConnectionsPerAddress: 0,
     });
   });
 
@@ -121,6 +136,10 @@ describe('loadConfig', () => {
     [{ ADMIN_AUTH_MAX_FAILURES: '0' }, 'ADMIN_AUTH_MAX_FAILURES'],
     [{ ADMIN_AUTH_BLOCK_MS: 'soon' }, 'ADMIN_AUTH_BLOCK_MS'],
     [{ ADMIN_AUTH_BLOCK_MS: '60000', ADMIN_AUTH_MAX_BLOCK_MS: '1000' }, 'ADMIN_AUTH_MAX_BLOCK_MS'],
+    [{ HTTP_REQUEST_TIMEOUT_MS: '0' }, 'HTTP_REQUEST_TIMEOUT_MS'],
+    [{ MAX_CONNECTIONS_PER_ADDRESS: '-1' }, 'MAX_CONNECTIONS_PER_ADDRESS'],
+    [{ MAX_CONNECTIONS_PER_ADDRESS: 'many' }, 'MAX_CONNECTIONS_PER_ADDRESS'],
+    [{ HTTP_HEADERS_TIMEOUT_MS: '40000' }, 'HTTP_HEADERS_TIMEOUT_MS'],
   ])('refuses %j with one line naming %s', (env, variable) => {
     const error = errorOf(() => loadConfig(env, 'all-in-one', CWD));
     expect(error.variable).toBe(variable);

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import Router from '@koa/router';
 import { secretsEqual } from '@pubstream/access';
 import { isPubstreamError, NotFoundError, planNameSchema } from '@pubstream/domain';
+import { echoInput } from '@pubstream/http';
 import type { Context, Middleware } from 'koa';
 import { clientAddress } from '../clientAddress.js';
 import { usageReport } from '../usageReport.js';
@@ -284,9 +285,9 @@ export const createDashboard = (context: DashboardContext, options: DashboardOpt
     if (!admitted(ctx)) return;
     try {
       await routes(ctx, async () => {
-        throw new NotFoundError(`No dashboard page at ${ctx.path}`);
+        throw new NotFoundError(`No dashboard page at ${echoInput(ctx.path)}`);
       });
-      if (ctx.status === 404 && (ctx.body === undefined || ctx.body === null)) throw new NotFoundError(`No dashboard page at ${ctx.path}`);
+      if (ctx.status === 404 && (ctx.body === undefined || ctx.body === null)) throw new NotFoundError(`No dashboard page at ${echoInput(ctx.path)}`);
     } catch (error) {
       if (!isPubstreamError(error) || error.status >= 500) {
         context.logger.error({ err: error, method: ctx.method, url: ctx.path }, 'dashboard request failed');

@@ -37,10 +37,11 @@ export const parseBatchRequest = (body: unknown): BatchRequest => {
   return { dataIds: [...new Set(dataIds as string[])], fields: keep };
 };
 
-/** Keeps only the named top-level keys of an item's data. */
+/**
+ * Keeps only the named top-level keys of an item's data. Keys are defined as own properties
+ * (Object.fromEntries), never assigned, so no field name can reach a prototype (docs/decisions.md).
+ */
 export const pickFields = (data: Readonly<Record<string, unknown>>, fields: readonly string[] | null): Readonly<Record<string, unknown>> => {
   if (fields === null) return data;
-  const picked: Record<string, unknown> = {};
-  for (const field of fields) if (Object.hasOwn(data, field)) picked[field] = data[field];
-  return picked;
+  return Object.fromEntries(fields.filter((field) => Object.hasOwn(data, field)).map((field) => [field, data[field]]));
 };

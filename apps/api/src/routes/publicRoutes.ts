@@ -1,9 +1,9 @@
 import type Router from '@koa/router';
 import { isValidDataId, isValidSlug, NotFoundError, ValidationError } from '@pubstream/domain';
+import { echoInput, readJsonBody } from '@pubstream/http';
 import type { ReadModel } from '@pubstream/read-model';
 import { backendCall } from '../http/backendCall.js';
 import { weakEtag } from '../http/etag.js';
-import { readJsonBody } from '../http/jsonBody.js';
 import type { PublicAccess } from '../publicAccess.js';
 import { parseBatchRequest, pickFields } from './batchRequest.js';
 import { BUILT_IN_SORT_FIELDS, parseCollectionQuery } from './collectionQuery.js';
@@ -55,7 +55,7 @@ export const publicRoutes = (router: Router, deps: { readModel: ReadModel; acces
     '/public/collections/:slug/data',
     keyedRoute(access, async (ctx) => {
       const slug = ctx.params.slug ?? '';
-      const notFound = () => new NotFoundError(`Collection not found: ${slug}`);
+      const notFound = () => new NotFoundError(`Collection not found: ${echoInput(slug)}`);
       // Checked before the collection is known, so a bad page is 400 even for an unknown slug.
       parseCollectionQuery({ ...ctx.query, sort: undefined }, BUILT_IN_SORT_FIELDS);
       if (!isValidSlug(slug)) throw notFound();

@@ -49,6 +49,13 @@ describe('parseBatchRequest', () => {
     expect(fields).toEqual(['title', 'price']);
     expect(pickFields({ title: 't', price: 1, nested: { title: 'x' } }, fields)).toEqual({ title: 't', price: 1 });
     expect(pickFields({ title: 't' }, null)).toEqual({ title: 't' });
+  });
+  it('picks own keys only, and a __proto__ field becomes an own key, never a prototype', () => {
+    const data = JSON.parse('{"__proto__":{"polluted":true},"constructor":"c"}') as Record<string, unknown>;
+    const picked = pickFields(data, ['__proto__', 'constructor', 'toString']);
+    expect(Object.getPrototypeOf(picked)).toBe(Object.prototype);
+    expect(Object.keys(picked)).toEqual(['__proto__', 'constructor']);
+    expect((picked as { polluted?: unknown }).polluted).toBeUndefined();
     expect(() => parseBatchRequest({ dataIds: ['a'], fields: [1] })).toThrow('fields must be an array of field names (strings)');
   });
 });

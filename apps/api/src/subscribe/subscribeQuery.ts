@@ -1,4 +1,5 @@
 import { ValidationError, isValidDataId, isValidSlug } from '@pubstream/domain';
+import { echoInput } from '@pubstream/http';
 
 /** Limits of the specification (Limits table). */
 export const MAX_SUBSCRIBED_COLLECTIONS = 25;
@@ -39,8 +40,8 @@ export const parseSubscribeQuery = (query: { collections?: QueryValue; dataIds?:
     throw new ValidationError(`Too many dataIds: at most ${MAX_SUBSCRIBED_DATA_IDS} per subscription (got ${dataIds.length})`);
   }
   const badSlug = collections.find((slug) => !isValidSlug(slug));
-  if (badSlug !== undefined) throw new ValidationError(`Invalid collection slug: ${JSON.stringify(badSlug)}`);
+  if (badSlug !== undefined) throw new ValidationError(`Invalid collection slug: ${JSON.stringify(echoInput(badSlug))}`);
   const badId = dataIds.find((id) => !isValidDataId(id));
-  if (badId !== undefined) throw new ValidationError(`Invalid dataId format: ${JSON.stringify(badId)}`);
+  if (badId !== undefined) throw new ValidationError(`Invalid dataId format: ${JSON.stringify(echoInput(badId))}`);
   return { collections, dataIds };
 };

@@ -16,6 +16,7 @@ describe('parseSubscribeQuery', () => {
     expect(() => parseSubscribeQuery({ dataIds: ids.join(',') })).toThrow('Too many dataIds: at most 100 per subscription (got 101)');
     expect(() => parseSubscribeQuery({ dataIds: 'ok,.dot' })).toThrow('Invalid dataId format: ".dot"');
     expect(() => parseSubscribeQuery({ collections: 'UPPER' })).toThrow('Invalid collection slug: "UPPER"');
+    expect(() => parseSubscribeQuery({ collections: 'X'.repeat(5_000) })).toThrow(`Invalid collection slug: "${'X'.repeat(128)}…"`);
     const thrown = (() => {
       try {
         parseSubscribeQuery({});
