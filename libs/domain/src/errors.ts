@@ -12,6 +12,7 @@ export const STATUS_TEXT: Record<number, string> = {
   409: 'Conflict',
   413: 'Payload Too Large',
   415: 'Unsupported Media Type',
+  422: 'Unprocessable Entity',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
   503: 'Service Unavailable',
@@ -83,6 +84,12 @@ export class PayloadTooLargeError extends PubstreamError {
 export class UnsupportedMediaTypeError extends PubstreamError {
   constructor(message = 'Content-Type must be application/json') {
     super(415, message);
+  }
+}
+/** Well-formed, but cannot be processed as asked (an Idempotency-Key reused for another request). */
+export class UnprocessableEntityError extends PubstreamError {
+  constructor(message: string) {
+    super(422, message);
   }
 }
 export class RateLimitedError extends PubstreamError {
