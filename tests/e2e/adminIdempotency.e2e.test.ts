@@ -88,6 +88,33 @@ describe('an Idempotency-Key reused for a different request', () => {
   });
 });
 
+describe('an NDJSON import with an Idempotency-Key', () => {
+  const ndjson = (lines: object[]) => `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`;
+  const importCall = async (text: string, key: string): Promise<Answer> => {
+    const response = await fetch(`${service.adminUrl}/admin/collections/books/items:import`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/x-ndjson', 'idempotency-key': key },
+      body: text,
+    });
+    return { status: response.status, headers: response.headers, body: await response.json() };
+  };
+
+  it('answers an exact retry with the first summary, and refuses another file under the key with 422', async () => {
+    const file = ndjson([{ dataId: 'imp-1', data: { n: 1 } }, { dataId: 'imp-2', data: { n: 2 } }]);
+    const first = await importCall(file, 'import-key');
+    expect(first).toMatchObject({ status: 200, body: { lines: 2, created: 2, failed: 0 } });
+    const before = await head();
+    const retry = await importCall(file, 'import-key');
+    expect({ status: retry.status, body: retry.body }).toEqual({ status: first.status, body: first.body });
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    const other = await importCall(ndjson([{ dataId: 'imp-1', data: { n: 100 } }, { dataId: 'imp-3', data: { n: 3 } }]), 'import-key');
+    expect({ status: other.status, body: other.body }).toEqual({ status: 422, body: REUSED });
+    expect(await head()).toBe(before);
+    expect((await call('GET', '/admin/collections/books/items/imp-1')).body).toMatchObject({ data: { n: 1 } });
+    expect((await call('GET', '/admin/collections/books/items/imp-3')).status).toBe(404);
+  });
+});
+
 describe('an exact retry', () => {
   it('of an item creation answers the same status and body, marked as replayed, and appends nothing', async () => {
     const first = await call('PUT', '/admin/collections/books/items/middlemarch', { body: { data: { title: 'Middlemarch', year: 1871 } }, key: 'exact-put' });

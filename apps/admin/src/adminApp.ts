@@ -10,6 +10,8 @@ import { bearerAuth } from './bearerAuth.js';
 import { createDashboard } from './dashboard/index.js';
 import { errorMiddleware } from './errorMiddleware.js';
 import { createReadYourWrites, type ProjectionWaiter } from './readYourWrites.js';
+import { createIdempotencyRecords } from './idempotencyRecords.js';
+import { createImportResponder } from './importResponder.js';
 import { createWriteResponder } from './writeResponder.js';
 
 export interface AdminAppConfig {
@@ -62,8 +64,15 @@ export const createAdminApp = (deps: AdminAppDeps): AdminApp => {
       deps.logger.warn({ position, err: lastError }, 'read-your-writes: the read model has not confirmed the write in time; it is committed and answered 202'),
   });
   const service = createAdminService({ eventStore: deps.eventStore, readModel: deps.readModel, readYourWrites, now: deps.now, newId: deps.newId });
-  const respond = createWriteResponder({ commands: service.commands, logger: deps.logger });
-  const routes = createAdminRoutes({ service, readModel: deps.readModel, readYourWrites, respond, newId: deps.newId, now: deps.now });
+  const records = createIdempotencyRecords({ commands: service.commands, logger: deps.logger });
+  const routes = createAdminRoutes({
+    service,
+    readModel: deps.readModel,
+    respond: createWriteResponder(records),
+    respondImport: createImportResponder({ records, readYourWrites }),
+    newId: deps.newId,
+    now: deps.now,
+  });
   const http = deps.metrics ? createHttpMetrics(deps.metrics) : null;
 
   const app = new Koa({ asyncLocalStorage: false }) as Koa & { service?: AdminService };

@@ -3,10 +3,9 @@ import { keyTypeSchema, MethodNotAllowedError, planNameSchema, slugSchema, sorta
 import type { Context } from 'koa';
 import { z } from 'zod';
 import type { AdminService, KeyView, WriteResult } from './adminService.js';
-import { parseIdempotencyKey } from './idempotency.js';
 import { importItems } from './importItems.js';
 import { parseWith, readJsonBody } from './jsonBody.js';
-import type { ReadYourWrites } from './readYourWrites.js';
+import type { ImportResponder } from './importResponder.js';
 import { defaultUsageFrom, usageReport, type UsageGranularity } from './usageReport.js';
 import type { WriteResponder } from './writeResponder.js';
 import type { ReadModel } from '@pubstream/read-model';
@@ -35,8 +34,6 @@ const usageQuery = z.object({
 
 const NDJSON_TYPES = ['application/x-ndjson', 'application/ndjson', 'application/jsonl', 'application/x-jsonlines', 'text/plain'];
 
-const idempotencyOf = (ctx: Context) => ({ idempotencyKey: parseIdempotencyKey(ctx.headers['idempotency-key']) });
-
 const param = (ctx: Context, key: string): string => (ctx.params as Record<string, string>)[key] ?? '';
 
 /** The JSON body, raw (what an Idempotency-Key is bound to) and validated. */
@@ -58,8 +55,8 @@ const keyCreated = (result: WriteResult<KeyView & { key: string | null }>) => ({
 });
 
 /** The admin HTTP API of DESIGN.md §7 (authentication is applied in front of it). */
-export const createAdminRoutes = (deps: { service: AdminService; readModel: ReadModel; readYourWrites: ReadYourWrites; respond: WriteResponder; newId: () => string; now: () => Date }) => {
-  const { service, respond } = deps;
+export const createAdminRoutes = (deps: { service: AdminService; readModel: ReadModel; respond: WriteResponder; respondImport: ImportResponder; newId: () => string; now: () => Date }) => {
+  const { service, respond, respondImport } = deps;
   const router = new Router({ prefix: '/admin' });
 
   router.get('/collections', async (ctx) => {
@@ -82,15 +79,13 @@ export const createAdminRoutes = (deps: { service: AdminService; readModel: Read
   });
 
   router.post('/collections/:slug/items\\:import', async (ctx) => {
-    const options = idempotencyOf(ctx);
     const type = ctx.request.type;
     if (!NDJSON_TYPES.includes(type)) throw new UnsupportedMediaTypeError('Content-Type must be application/x-ndjson (one JSON object per line)');
     const slug = param(ctx, 'slug');
-    await service.activeCollection(slug);
-    const summary = await importItems(ctx.req, slug, { writeItems: service.writeItems, newId: deps.newId, idempotencyKey: options.idempotencyKey });
-    await deps.readYourWrites(summary.lastPosition);
-    const { lastPosition: _lastPosition, ...rest } = summary;
-    ctx.body = rest;
+    await respondImport(ctx, async (input, idempotencyKey) => {
+      await service.activeCollection(slug);
+      return importItems(input, slug, { writeItems: service.writeItems, newId: deps.newId, idempotencyKey });
+    });
   });
   router.get('/collections/:slug/items/:dataId', async (ctx) => {
     ctx.body = await service.getItem(param(ctx, 'slug'), param(ctx, 'dataId'));
