@@ -1,11 +1,11 @@
-import { ConcurrencyError, collectionDecider, idempotencyDecider, itemDecider } from '@pubstream/domain';
-import type { AppendResult, EventStore, EventToAppend, RecordedEvent, StreamAppend } from '@pubstream/event-store';
+import { ConcurrencyError, collectionDecider, idempotencyDecider, itemDecider, ServiceUnavailableError } from '@pubstream/domain';
+import { PartialAppendError, type AppendResult, type EventStore, type EventToAppend, type RecordedEvent, type StreamAppend } from '@pubstream/event-store';
 import { describe, expect, it } from 'vitest';
 import { createCommandHandler } from './commandHandler.js';
 import { idempotencyStreamOf, idempotentEventId } from './idempotency.js';
 
 /** Just enough of an event store for one stream, with a switch to make appends conflict. */
-const fakeStore = (conflicts: number) => {
+const fakeStore = (conflicts: number, options: { atomic?: boolean; failStream?: string } = {}) => {
   const events: RecordedEvent[] = [];
   let failuresLeft = conflicts;
   let appends = 0;
@@ -35,14 +35,18 @@ const fakeStore = (conflicts: number) => {
       }
       return { nextRevision: events.filter((event) => event.streamName === streamName).length - 1, position: events.length };
     },
-    // All or nothing, as SQLite does it.
+    // All or nothing, as SQLite does it; or entry after entry, as EventStoreDB does (atomic: false).
     async appendAll(batch: readonly StreamAppend[]): Promise<AppendResult[]> {
       const snapshot = [...events];
+      const results: AppendResult[] = [];
       try {
-        const results: AppendResult[] = [];
-        for (const entry of batch) results.push(await store.appendToStream(entry.streamName, entry.events, { expectedRevision: entry.expectedRevision }));
+        for (const entry of batch) {
+          if (entry.streamName === options.failStream) throw new ServiceUnavailableError('The event store is unavailable');
+          results.push(await store.appendToStream(entry.streamName, entry.events, { expectedRevision: entry.expectedRevision }));
+        }
         return results;
       } catch (error) {
+        if (options.atomic === false) throw results.length > 0 ? new PartialAppendError(results, error) : error;
         events.splice(0, events.length, ...snapshot);
         throw error;
       }
@@ -116,5 +120,23 @@ describe('command handler', () => {
     const other = handler.handle(collectionDecider, 'collection-films', { ...command, slug: 'films', sortableFields: [] }, { idempotencyKey: 'k3', record });
     await expect(other).rejects.toMatchObject({ streamName: idempotencyStreamOf('k3') });
     expect(events).toHaveLength(2);
+  });
+
+  it('on a store without multi-stream transactions, a write whose record failed stands, and the keyed retry binds it', async () => {
+    const recordStream = idempotencyStreamOf('k4');
+    const flaky = fakeStore(0, { atomic: false, failStream: recordStream });
+    const record = () => ({ type: 'RecordRequest' as const, fingerprint: 'b'.repeat(64), method: 'POST', path: '/admin/collections', response: { status: 201, body: { slug: 'books' } } });
+    const first = await handlerOn(flaky.store).handle(collectionDecider, 'collection-books', { ...command, sortableFields: [] }, { idempotencyKey: 'k4', record });
+    expect(first).toMatchObject({ position: 1, replayed: false });
+    expect(flaky.events.map((event) => event.streamName)).toEqual(['collection-books']);
+    // The same log, the record stream reachable again: the retry replays the write and binds the key.
+    const healed = fakeStore(0);
+    healed.events.push(...flaky.events);
+    const retry = await handlerOn(healed.store).handle(collectionDecider, 'collection-books', { ...command, sortableFields: [] }, { idempotencyKey: 'k4', record });
+    expect(retry).toMatchObject({ position: 1, replayed: true, state: { status: 'active' } });
+    expect(healed.events.map((event) => [event.streamName, event.type])).toEqual([
+      ['collection-books', 'CollectionCreated'],
+      [recordStream, 'IdempotentRequestRecorded'],
+    ]);
   });
 });
