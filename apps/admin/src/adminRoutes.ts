@@ -64,8 +64,8 @@ export const createAdminRoutes = (deps: { service: AdminService; readModel: Read
   });
   router.post('/collections', async (ctx) => {
     const { raw, body } = await readBodies(ctx, createCollectionBody);
-    ctx.set('Location', `/admin/collections/${body.slug}`);
     await respond(ctx, raw, (options) => service.createCollection(body, options), created);
+    ctx.set('Location', `/admin/collections/${body.slug}`);
   });
   router.get('/collections/:slug', async (ctx) => {
     ctx.body = await service.getCollection(param(ctx, 'slug'));
