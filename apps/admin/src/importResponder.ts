@@ -20,7 +20,8 @@ const hashedBody = (ctx: Context): { input: Readable; digest: () => string } => 
   });
   // A broken upload reaches the reader as an error of `input`.
   pipeline(ctx.req, input, () => undefined);
-  return { input, digest: () => hash.digest('hex') };
+  let digest: string | undefined;
+  return { input, digest: () => (digest ??= hash.digest('hex')) };
 };
 
 const drain = async (input: Readable): Promise<void> => {
