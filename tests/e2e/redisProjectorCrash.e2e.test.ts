@@ -73,7 +73,8 @@ describeWithBackend('kafka', 'projector killed during a 20,000-item import', (br
         current = await cluster.startProjector();
       }
       const summary = await importing;
-      expect(summary.status).toBe(200);
+      // 202 when the last batch landed while no projector was active to confirm it (docs/admin-api.md).
+      expect([200, 202]).toContain(summary.status);
       expect(summary.body).toMatchObject({ lines: LINES, created: DISTINCT, updated: LINES - DISTINCT, failed: 0 });
 
       const head = await eventStore.headPosition();

@@ -13,6 +13,9 @@ import { allowedHosts } from './allowedHosts.js';
 import { createAuthThrottle, DEFAULT_AUTH_THROTTLE, type AuthThrottleOptions } from './authThrottle.js';
 import { createDashboard, type DashboardOptions } from './dashboard/index.js';
 import { createReadYourWrites, type ProjectionWaiter } from './readYourWrites.js';
+import { createIdempotencyRecords } from './idempotencyRecords.js';
+import { createImportResponder } from './importResponder.js';
+import { createWriteResponder } from './writeResponder.js';
 
 export interface AdminAppConfig {
   readonly adminToken: string | null;
@@ -57,14 +60,19 @@ export const createAdminApp = (deps: AdminAppDeps): AdminApp => {
     projector: deps.projector,
     checkpointName: deps.checkpointName ?? 'projector',
     timeoutMs: deps.config.readYourWritesTimeoutMs,
+    onUnconfirmed: (position, lastError) =>
+      deps.logger.warn({ position, err: lastError }, 'read-your-writes: the read model has not confirmed the write in time; it is committed and answered 202'),
   });
-  const trackedReadYourWrites = async (position: number | null) => {
-    const applied = await readYourWrites(position);
-    if (!applied) deps.logger.warn({ position }, 'read-your-writes timed out: the projector has not applied the write yet');
-    return applied;
-  };
-  const service = createAdminService({ eventStore: deps.eventStore, readModel: deps.readModel, readYourWrites: trackedReadYourWrites, now: deps.now, newId: deps.newId });
-  const routes = createAdminRoutes({ service, readModel: deps.readModel, readYourWrites: trackedReadYourWrites, newId: deps.newId, now: deps.now });
+  const service = createAdminService({ eventStore: deps.eventStore, readModel: deps.readModel, readYourWrites, now: deps.now, newId: deps.newId });
+  const records = createIdempotencyRecords({ commands: service.commands, logger: deps.logger });
+  const routes = createAdminRoutes({
+    service,
+    readModel: deps.readModel,
+    respond: createWriteResponder(records),
+    respondImport: createImportResponder({ records, readYourWrites }),
+    newId: deps.newId,
+    now: deps.now,
+  });
   const http = deps.metrics ? createHttpMetrics(deps.metrics) : null;
   const throttle = createAuthThrottle(deps.config.authThrottle ?? DEFAULT_AUTH_THROTTLE);
 

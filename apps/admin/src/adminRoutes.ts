@@ -1,13 +1,13 @@
 import Router from '@koa/router';
 import { keyTypeSchema, planNameSchema, slugSchema, sortableFieldSchema, itemDataSchema, UnsupportedMediaTypeError } from '@pubstream/domain';
-import { decodedBody, parseContentEncoding, parseWith, readBody } from '@pubstream/http';
+import { decodedBody, parseContentEncoding, parseWith, readJsonBody } from '@pubstream/http';
 import type { Context } from 'koa';
 import { z } from 'zod';
-import type { AdminService } from './adminService.js';
-import { parseIdempotencyKey } from './idempotency.js';
+import type { AdminService, KeyView, WriteResult } from './adminService.js';
 import { IMPORT_MAX_EXPANSION, importItems } from './importItems.js';
-import type { ReadYourWrites } from './readYourWrites.js';
+import type { ImportResponder } from './importResponder.js';
 import { defaultUsageFrom, usageReport, type UsageGranularity } from './usageReport.js';
+import type { WriteResponder } from './writeResponder.js';
 import type { ReadModel } from '@pubstream/read-model';
 
 const name = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
@@ -34,18 +34,29 @@ const usageQuery = z.object({
 
 const NDJSON_TYPES = ['application/x-ndjson', 'application/ndjson', 'application/jsonl', 'application/x-jsonlines', 'text/plain'];
 
-const idempotencyOf = (ctx: Context) => ({ idempotencyKey: parseIdempotencyKey(ctx.headers['idempotency-key']) });
-
 const param = (ctx: Context, key: string): string => (ctx.params as Record<string, string>)[key] ?? '';
 
-/** Marks answers that replay an earlier request with the same Idempotency-Key. */
-const markReplay = (ctx: Context, replayed: boolean) => {
-  if (replayed) ctx.set('Idempotent-Replayed', 'true');
+/** The JSON body, raw (what an Idempotency-Key is bound to) and validated. */
+const readBodies = async <T>(ctx: Context, schema: z.ZodType<T>): Promise<{ raw: unknown; body: T }> => {
+  const raw = await readJsonBody(ctx, { whenEmpty: {} });
+  return { raw, body: parseWith(schema, raw) };
 };
 
-/** The admin HTTP API of DESIGN.md §7 (authentication is applied in front of it). */
-export const createAdminRoutes = (deps: { service: AdminService; readModel: ReadModel; readYourWrites: ReadYourWrites; newId: () => string; now: () => Date }) => {
-  const { service } = deps;
+// What each write answers (recorded with an Idempotency-Key and replayed to exact retries).
+const created = <T>(result: WriteResult<T>) => ({ status: result.created ? 201 : 200, body: result.value });
+const ok = <T>(result: WriteResult<T>) => ({ status: 200, body: result.value });
+const noContent = () => ({ status: 204, body: null });
+const keyCreated = (result: WriteResult<KeyView & { key: string | null }>) => ({
+  status: 201,
+  body: {
+    ...result.value,
+    message: result.value.key === null ? 'This Idempotency-Key already created this key; the full key is shown only once, at creation' : 'Copy the key now: it is shown only once',
+  },
+});
+
+/** The admin HTTP API (docs/admin-api.md); authentication is applied in front of it. */
+export const createAdminRoutes = (deps: { service: AdminService; readModel: ReadModel; respond: WriteResponder; respondImport: ImportResponder; newId: () => string; now: () => Date }) => {
+  const { service, respond, respondImport } = deps;
   // Case-sensitive and strict: the path was normalised once, and the auth gate judged that same spelling.
   const router = new Router({ prefix: '/admin', sensitive: true, strict: true });
 
@@ -53,93 +64,68 @@ export const createAdminRoutes = (deps: { service: AdminService; readModel: Read
     ctx.body = { data: await service.listCollections() };
   });
   router.post('/collections', async (ctx) => {
-    const body = await readBody(ctx, createCollectionBody);
-    const result = await service.createCollection(body, idempotencyOf(ctx));
-    markReplay(ctx, result.replayed);
-    ctx.status = result.replayed ? 200 : 201;
-    ctx.set('Location', `/admin/collections/${result.value.slug}`);
-    ctx.body = result.value;
+    const { raw, body } = await readBodies(ctx, createCollectionBody);
+    await respond(ctx, raw, (options) => service.createCollection(body, options), created);
+    ctx.set('Location', `/admin/collections/${body.slug}`);
   });
   router.get('/collections/:slug', async (ctx) => {
     ctx.body = await service.getCollection(param(ctx, 'slug'));
   });
   router.patch('/collections/:slug', async (ctx) => {
-    const body = await readBody(ctx, updateCollectionBody);
-    const result = await service.updateCollection(param(ctx, 'slug'), body, idempotencyOf(ctx));
-    markReplay(ctx, result.replayed);
-    ctx.body = result.value;
+    const { raw, body } = await readBodies(ctx, updateCollectionBody);
+    await respond(ctx, raw, (options) => service.updateCollection(param(ctx, 'slug'), body, options), ok);
   });
   router.delete('/collections/:slug', async (ctx) => {
-    const result = await service.deleteCollection(param(ctx, 'slug'), idempotencyOf(ctx));
-    markReplay(ctx, result.replayed);
-    ctx.status = 204;
+    await respond(ctx, {}, (options) => service.deleteCollection(param(ctx, 'slug'), options), noContent);
   });
 
   router.post('/collections/:slug/items\\:import', async (ctx) => {
-    const options = idempotencyOf(ctx);
     const type = ctx.request.type;
     if (!NDJSON_TYPES.includes(type)) throw new UnsupportedMediaTypeError('Content-Type must be application/x-ndjson (one JSON object per line)');
     const slug = param(ctx, 'slug');
-    await service.activeCollection(slug);
     // Compressed imports go through the shared body layer; each line is bounded, not the total.
     const body = decodedBody(ctx.req, { coding: parseContentEncoding(ctx.get('Content-Encoding')), maxBytes: Infinity, maxExpansion: IMPORT_MAX_EXPANSION });
-    const summary = await importItems(body, slug, { writeItems: service.writeItems, newId: deps.newId, idempotencyKey: options.idempotencyKey });
-    await deps.readYourWrites(summary.lastPosition);
-    const { lastPosition: _lastPosition, ...rest } = summary;
-    ctx.body = rest;
+    await respondImport(ctx, body, async (input, idempotencyKey) => {
+      await service.activeCollection(slug);
+      return importItems(input, slug, { writeItems: service.writeItems, newId: deps.newId, idempotencyKey });
+    });
   });
   router.get('/collections/:slug/items/:dataId', async (ctx) => {
     ctx.body = await service.getItem(param(ctx, 'slug'), param(ctx, 'dataId'));
   });
   router.put('/collections/:slug/items/:dataId', async (ctx) => {
-    const body = await readBody(ctx, putItemBody);
-    const result = await service.putItem(param(ctx, 'slug'), param(ctx, 'dataId'), body.data, idempotencyOf(ctx));
-    markReplay(ctx, result.replayed);
-    ctx.status = result.created ? 201 : 200;
-    ctx.body = result.value;
+    const { raw, body } = await readBodies(ctx, putItemBody);
+    await respond(ctx, raw, (options) => service.putItem(param(ctx, 'slug'), param(ctx, 'dataId'), body.data, options), created);
   });
   router.delete('/collections/:slug/items/:dataId', async (ctx) => {
-    const result = await service.deleteItem(param(ctx, 'slug'), param(ctx, 'dataId'), idempotencyOf(ctx));
-    markReplay(ctx, result.replayed);
-    ctx.status = 204;
+    await respond(ctx, {}, (options) => service.deleteItem(param(ctx, 'slug'), param(ctx, 'dataId'), options), noContent);
   });
 
   router.get('/keys', async (ctx) => {
     ctx.body = { data: await service.listKeys() };
   });
   router.post('/keys', async (ctx) => {
-    const body = await readBody(ctx, createKeyBody);
-    const result = await service.createKey(body, idempotencyOf(ctx));
-    markReplay(ctx, result.replayed);
-    ctx.status = result.replayed ? 200 : 201;
+    const { raw, body } = await readBodies(ctx, createKeyBody);
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = result.replayed
-      ? { ...result.value, message: 'This Idempotency-Key already created this key; the full key is shown only once, at creation' }
-      : { ...result.value, message: 'Copy the key now: it is shown only once' };
+    await respond(ctx, raw, (options) => service.createKey(body, options), keyCreated);
   });
   router.get('/keys/:keyId', async (ctx) => {
     ctx.body = await service.getKey(param(ctx, 'keyId'));
   });
   router.patch('/keys/:keyId', async (ctx) => {
-    const body = await readBody(ctx, updateKeyBody);
-    const result = await service.updateKey(param(ctx, 'keyId'), body, idempotencyOf(ctx));
-    markReplay(ctx, result.replayed);
-    ctx.body = result.value;
+    const { raw, body } = await readBodies(ctx, updateKeyBody);
+    await respond(ctx, raw, (options) => service.updateKey(param(ctx, 'keyId'), body, options), ok);
   });
   router.delete('/keys/:keyId', async (ctx) => {
-    const result = await service.deleteKey(param(ctx, 'keyId'), idempotencyOf(ctx));
-    markReplay(ctx, result.replayed);
-    ctx.status = 204;
+    await respond(ctx, {}, (options) => service.deleteKey(param(ctx, 'keyId'), options), noContent);
   });
 
   router.get('/plan', async (ctx) => {
     ctx.body = await service.getPlan();
   });
   router.put('/plan', async (ctx) => {
-    const body = await readBody(ctx, setPlanBody);
-    const result = await service.setPlan(body, idempotencyOf(ctx));
-    markReplay(ctx, result.replayed);
-    ctx.body = result.value;
+    const { raw, body } = await readBodies(ctx, setPlanBody);
+    await respond(ctx, raw, (options) => service.setPlan(body, options), ok);
   });
 
   router.get('/usage', async (ctx) => {
@@ -151,7 +137,6 @@ export const createAdminRoutes = (deps: { service: AdminService; readModel: Read
 
   return {
     routes: router.routes(),
-    // 405 with Allow, rendered by the shared error middleware (@pubstream/http).
     allowedMethods: router.allowedMethods(),
   };
 };

@@ -12,19 +12,28 @@ import {
   isValidDataId,
   isValidSlug,
   type CollectionState,
+  type Decider,
   type ItemData,
   type KeyType,
   type PlanName,
+  type PubstreamEvent,
   type SortableField,
 } from '@pubstream/domain';
 import type { EventStore } from '@pubstream/event-store';
 import { echoInput } from '@pubstream/http';
 import type { KeyRecord, KeyUsage, ReadModel } from '@pubstream/read-model';
 import { parseAllowedDomains } from './allowedDomains.js';
-import { createCommandHandler } from './commandHandler.js';
+import { createCommandHandler, type Decided } from './commandHandler.js';
 import { deterministicUuid } from './idempotency.js';
 import { createItemWriter } from './itemWriter.js';
 import type { ReadYourWrites } from './readYourWrites.js';
+import { beforeCommit } from './beforeCommit.js';
+import { createCollectionDeletion } from './collectionDeletion.js';
+import type { WriteOptions, WriteResult, Written } from './writeOutcome.js';
+import { collectionViewOf, itemViewOf, keyViewOf, type CollectionView, type ItemView, type KeyView } from './writeViews.js';
+
+export type { CollectionView, ItemView, KeyView } from './writeViews.js';
+export type { RequestBinding, WriteOptions, WriteResult, Written } from './writeOutcome.js';
 
 export interface AdminServiceDeps {
   readonly eventStore: EventStore;
@@ -34,51 +43,10 @@ export interface AdminServiceDeps {
   readonly newId: () => string;
 }
 
-export interface WriteOptions {
-  readonly idempotencyKey?: string;
-}
-
-export interface CollectionView {
-  readonly slug: string;
-  readonly name: string;
-  readonly sortableFields: readonly SortableField[];
-  readonly createdAt: string | null;
-  readonly updatedAt: string | null;
-  readonly itemCount: number;
-}
-
-export interface ItemView {
-  readonly id: string;
-  readonly dataId: string;
-  readonly collectionId: string;
-  readonly data: ItemData;
-  readonly createdAt: string | null;
-  readonly updatedAt: string | null;
-}
-
-export interface KeyView {
-  readonly keyId: string;
-  readonly name: string;
-  readonly type: KeyType;
-  readonly maskedKey: string;
-  readonly allowedDomains: readonly string[];
-  readonly rateLimit: number;
-  readonly createdAt: string;
-  readonly lastUsedAt: string | null;
-  readonly requestCount: number;
-}
-
 export interface PlanView {
   readonly plan: PlanName;
   readonly monthlyQuota: number | null;
   readonly limits: { readonly defaultRateLimit: number; readonly maxRateLimit: number; readonly reactive: boolean; readonly maxStreamsPerKey: number };
-}
-
-/** The outcome of a write: what to show, and whether this was an idempotent replay. */
-export interface Written<T> {
-  readonly value: T;
-  readonly created: boolean;
-  readonly replayed: boolean;
 }
 
 const keyView = (record: KeyRecord, usage: KeyUsage | undefined): KeyView => ({
@@ -107,16 +75,46 @@ export const requireDataId = (dataId: string): void => {
   if (!isValidDataId(dataId)) throw new ValidationError('Invalid dataId format');
 };
 
-const DELETE_BATCH = 500;
+
+const required = <T>(value: T | null, error: () => Error): T => {
+  if (value === null) throw error();
+  return value;
+};
 
 /**
- * The admin's use cases: every write is command → decider → append (with read-your-writes);
- * reads come from the read models. Shared by the HTTP routes, the dashboard and the CLI.
+ * The admin's use cases: every write is command → decider → append, answered from its own
+ * events (then read-your-writes decides between the answer and 202); reads come from the read
+ * models. Shared by the HTTP routes, the dashboard and the CLI.
  */
 export const createAdminService = (deps: AdminServiceDeps) => {
   const commands = createCommandHandler({ eventStore: deps.eventStore, now: deps.now, newId: deps.newId });
   const writeItems = createItemWriter({ eventStore: deps.eventStore, commands });
   const { readModel, readYourWrites } = deps;
+  const { deleteItemsOf } = createCollectionDeletion({ eventStore: deps.eventStore, readModel, readYourWrites, writeItems });
+
+  /**
+   * One write: decide, append (with the idempotency record when the request is bound), then
+   * wait for the read model. `result` builds the answer from the decision alone: it runs before
+   * the append (for the record) and after it, so nothing after the commit reads the read model.
+   * `recorded` strips what must never be stored (a raw API key) from the recorded answer.
+   */
+  const write = async <Command, State, Event extends PubstreamEvent, T>(
+    decider: Decider<Command, State, Event>,
+    streamName: string,
+    command: Command | ((state: State) => Command),
+    options: WriteOptions<T>,
+    result: (decided: Decided<State, Event>) => WriteResult<T>,
+    recorded: (result: WriteResult<T>) => WriteResult<T> = (same) => same,
+  ): Promise<Written<T>> => {
+    const { binding, idempotencyKey } = options;
+    const record =
+      binding === undefined
+        ? undefined
+        : (decided: Decided<State, Event>) => ({ type: 'RecordRequest' as const, fingerprint: binding.fingerprint, method: binding.method, path: binding.path, response: binding.answer(recorded(result(decided))) });
+    const outcome = await commands.handle(decider, streamName, command, { idempotencyKey, record });
+    const answer = result(outcome);
+    return { ...answer, replayed: outcome.replayed, position: outcome.position, visible: await readYourWrites(outcome.position) };
+  };
 
   const activeCollection = async (slug: string): Promise<Extract<CollectionState, { status: 'active' }>> => {
     requireSlugShape(slug);
@@ -148,19 +146,6 @@ export const createAdminService = (deps: AdminServiceDeps) => {
     return keyView(record, (await usageOf([keyId])).get(keyId));
   };
 
-  /** Item ids of a collection from the read model, after it has caught up with the log. */
-  const listDataIds = async (slug: string): Promise<string[]> => {
-    await readYourWrites(await deps.eventStore.headPosition());
-    const dataIds: string[] = [];
-    for (let offset = 0; ; offset += DELETE_BATCH) {
-      const page = await readModel.getCollectionPage(slug, { sort: 'dataId', order: 'asc', offset, limit: DELETE_BATCH });
-      if (!page) break;
-      dataIds.push(...page.items.map((item) => item.dataId));
-      if (page.items.length < DELETE_BATCH) break;
-    }
-    return dataIds;
-  };
-
   return {
     commands,
     writeItems,
@@ -176,48 +161,33 @@ export const createAdminService = (deps: AdminServiceDeps) => {
       return collectionView(await activeCollection(slug));
     },
 
-    async createCollection(input: { slug: string; name: string; sortableFields: SortableField[] }, options: WriteOptions = {}): Promise<Written<CollectionView>> {
-      const outcome = await commands.handle(collectionDecider, streamNames.collection(input.slug), { type: 'CreateCollection', ...input }, options);
-      await readYourWrites(outcome.position);
-      if (outcome.state.status !== 'active') throw new ConflictError(`Collection "${input.slug}" was deleted`);
-      return { value: await collectionView(outcome.state), created: !outcome.replayed, replayed: outcome.replayed };
+    /** A new collection holds no items: its answer needs nothing from the read model. */
+    createCollection(input: { slug: string; name: string; sortableFields: SortableField[] }, options: WriteOptions<CollectionView> = {}): Promise<Written<CollectionView>> {
+      return write(collectionDecider, streamNames.collection(input.slug), { type: 'CreateCollection', ...input }, options, (decided) => ({
+        value: required(collectionViewOf(decided.history, 0), () => new ConflictError(`Collection "${input.slug}" was deleted`)),
+        created: decided.events.some((event) => event.type === 'CollectionCreated'),
+      }));
     },
 
-    async updateCollection(slug: string, input: { name?: string; sortableFields?: SortableField[] }, options: WriteOptions = {}): Promise<Written<CollectionView>> {
+    /** The item count is read before the write (503 when the read model is unreachable). */
+    async updateCollection(slug: string, input: { name?: string; sortableFields?: SortableField[] }, options: WriteOptions<CollectionView> = {}): Promise<Written<CollectionView>> {
       requireSlugShape(slug);
-      const outcome = await commands.handle(collectionDecider, streamNames.collection(slug), { type: 'UpdateCollection', slug, ...input }, options);
-      await readYourWrites(outcome.position);
-      if (outcome.state.status !== 'active') throw new NotFoundError(`Collection "${slug}" not found`);
-      return { value: await collectionView(outcome.state), created: false, replayed: outcome.replayed };
+      const itemCount = await beforeCommit('counting the items', () => readModel.countItems(slug));
+      return write(collectionDecider, streamNames.collection(slug), { type: 'UpdateCollection', slug, ...input }, options, (decided) => ({
+        value: required(collectionViewOf(decided.history, itemCount), () => new NotFoundError(`Collection "${slug}" not found`)),
+        created: false,
+      }));
     },
 
     /** Deletes the collection's items (one ItemDeleted each), then the collection. */
-    async deleteCollection(slug: string, options: WriteOptions = {}): Promise<{ deletedItems: number; replayed: boolean }> {
+    async deleteCollection(slug: string, options: WriteOptions<null> = {}): Promise<Written<null> & { deletedItems: number }> {
       requireSlugShape(slug);
       const before = await commands.load(collectionDecider, streamNames.collection(slug));
-      if (before.status !== 'active') {
-        // A retried delete whose first attempt went through answers as it did then.
-        const outcome = await commands.handle(collectionDecider, streamNames.collection(slug), { type: 'DeleteCollection', slug }, options);
-        return { deletedItems: 0, replayed: outcome.replayed };
-      }
-      const dataIds = await listDataIds(slug);
-      let deletedItems = 0;
-      let position: number | null = null;
-      for (let start = 0; start < dataIds.length; start += DELETE_BATCH) {
-        const chunk = dataIds.slice(start, start + DELETE_BATCH);
-        const outcomes = await writeItems(
-          chunk.map((dataId) => ({ command: { type: 'DeleteItem', dataId, collection: slug }, idempotencyKey: options.idempotencyKey })),
-        );
-        for (const outcome of outcomes) {
-          // NotFound: deleted meanwhile by someone else; that is the state we want anyway.
-          if (!outcome.ok && !(outcome.error instanceof NotFoundError)) throw outcome.error;
-          if (outcome.ok && outcome.change === 'deleted') deletedItems++;
-          if (outcome.ok && outcome.position !== null) position = Math.max(position ?? 0, outcome.position);
-        }
-      }
-      const outcome = await commands.handle(collectionDecider, streamNames.collection(slug), { type: 'DeleteCollection', slug }, options);
-      await readYourWrites(outcome.position ?? position);
-      return { deletedItems, replayed: outcome.replayed };
+      // A retried delete whose first attempt went through answers as it did then (decided below).
+      const items = before.status === 'active' ? await deleteItemsOf(slug, options.idempotencyKey) : { deletedItems: 0, position: null };
+      const written = await write(collectionDecider, streamNames.collection(slug), { type: 'DeleteCollection', slug }, options, () => ({ value: null, created: false }));
+      if (written.position !== null || items.position === null) return { ...written, deletedItems: items.deletedItems };
+      return { ...written, position: items.position, visible: await readYourWrites(items.position), deletedItems: items.deletedItems };
     },
 
     async getItem(slug: string, dataId: string): Promise<ItemView> {
@@ -228,30 +198,21 @@ export const createAdminService = (deps: AdminServiceDeps) => {
       return { id: item.id, dataId: item.dataId, collectionId: item.collectionId, data: item.data, createdAt: item.createdAt, updatedAt: item.updatedAt };
     },
 
-    async putItem(slug: string, dataId: string, data: ItemData, options: WriteOptions = {}): Promise<Written<ItemView>> {
+    async putItem(slug: string, dataId: string, data: ItemData, options: WriteOptions<ItemView> = {}): Promise<Written<ItemView>> {
       requireDataId(dataId);
       await activeCollection(slug);
       const id = options.idempotencyKey === undefined ? deps.newId() : deterministicUuid('item', options.idempotencyKey, dataId);
-      const outcome = await commands.handle(itemDecider, streamNames.item(dataId), { type: 'PutItem', id, dataId, collection: slug, data }, options);
-      await readYourWrites(outcome.position);
-      const { state } = outcome;
-      if (state.status !== 'active') throw new NotFoundError();
-      if (state.collection !== slug) throw new ConflictError(`dataId "${dataId}" already belongs to collection "${state.collection}"`);
-      const record = await readModel.getItem(dataId);
-      const created = outcome.events[0]?.type === 'ItemCreated';
-      return {
-        value: { id: state.id, dataId, collectionId: slug, data: state.data, createdAt: record?.createdAt ?? null, updatedAt: record?.updatedAt ?? null },
-        created,
-        replayed: outcome.replayed,
-      };
+      return write(itemDecider, streamNames.item(dataId), { type: 'PutItem', id, dataId, collection: slug, data }, options, (decided) => {
+        const view = required(itemViewOf(decided.history), () => new NotFoundError());
+        if (view.collectionId !== slug) throw new ConflictError(`dataId "${dataId}" already belongs to collection "${view.collectionId}"`);
+        return { value: view, created: decided.events[0]?.type === 'ItemCreated' };
+      });
     },
 
-    async deleteItem(slug: string, dataId: string, options: WriteOptions = {}): Promise<{ replayed: boolean }> {
+    async deleteItem(slug: string, dataId: string, options: WriteOptions<null> = {}): Promise<Written<null>> {
       requireDataId(dataId);
       await activeCollection(slug);
-      const outcome = await commands.handle(itemDecider, streamNames.item(dataId), { type: 'DeleteItem', dataId, collection: slug }, options);
-      await readYourWrites(outcome.position);
-      return { replayed: outcome.replayed };
+      return write(itemDecider, streamNames.item(dataId), { type: 'DeleteItem', dataId, collection: slug }, options, () => ({ value: null, created: false }));
     },
 
     async listKeys(): Promise<KeyView[]> {
@@ -264,72 +225,57 @@ export const createAdminService = (deps: AdminServiceDeps) => {
 
     /**
      * Creates a key and returns it in full, the only time it is ever shown. With an Idempotency-Key
-     * the key id derives from it; a retry finds the key already created and returns it masked
-     * (`key: null`), because the raw key was never stored.
+     * the key id derives from it; a retry gets the recorded answer with `key: null`, because the
+     * raw key was never stored (not even in the idempotency record).
      */
     async createKey(
       input: { name: string; type: KeyType; allowedDomains: readonly string[] | string; rateLimit?: number },
-      options: WriteOptions = {},
+      options: WriteOptions<KeyView & { key: string | null }> = {},
     ): Promise<Written<KeyView & { key: string | null }>> {
       const allowedDomains = parseAllowedDomains(input.allowedDomains);
       const plan = PLANS[(await currentPlan()).plan];
       const keyId = options.idempotencyKey === undefined ? deps.newId() : deterministicUuid('apikey', options.idempotencyKey);
       const key = generateApiKey(input.type);
-      const outcome = await commands.handle(
+      const command = {
+        type: 'CreateApiKey' as const,
+        keyId,
+        name: input.name,
+        keyType: input.type,
+        keyHash: hashApiKey(key),
+        last4: key.slice(-4),
+        allowedDomains,
+        rateLimit: input.rateLimit ?? plan.defaultRateLimit,
+        maxRateLimit: plan.maxRateLimit,
+      };
+      return write(
         apiKeyDecider,
         streamNames.apiKey(keyId),
-        {
-          type: 'CreateApiKey',
-          keyId,
-          name: input.name,
-          keyType: input.type,
-          keyHash: hashApiKey(key),
-          last4: key.slice(-4),
-          allowedDomains,
-          rateLimit: input.rateLimit ?? plan.defaultRateLimit,
-          maxRateLimit: plan.maxRateLimit,
-        },
+        command,
         options,
+        (decided) => ({
+          value: { ...required(keyViewOf(decided.history, undefined), () => new NotFoundError(`API key "${keyId}" was deleted`)), key: decided.replayed ? null : key },
+          created: true,
+        }),
+        (result) => ({ ...result, value: { ...result.value, key: null } }),
       );
-      await readYourWrites(outcome.position);
-      if (outcome.replayed) {
-        if (outcome.state.status !== 'active') throw new NotFoundError(`API key "${keyId}" was deleted`);
-        return { value: { ...(await keyViewById(keyId)), key: null }, created: false, replayed: true };
-      }
-      const record = await readModel.getKey(keyId);
-      const view: KeyView = record
-        ? keyView(record, undefined)
-        : {
-            keyId,
-            name: input.name,
-            type: input.type,
-            maskedKey: maskApiKey(input.type, key.slice(-4)),
-            allowedDomains,
-            rateLimit: input.rateLimit ?? plan.defaultRateLimit,
-            createdAt: deps.now().toISOString(),
-            lastUsedAt: null,
-            requestCount: 0,
-          };
-      return { value: { ...view, key }, created: true, replayed: false };
     },
 
-    async updateKey(keyId: string, input: { name?: string; allowedDomains?: readonly string[] | string; rateLimit?: number }, options: WriteOptions = {}): Promise<Written<KeyView>> {
+    /** Usage counters are read before the write (503 when the read model is unreachable). */
+    async updateKey(keyId: string, input: { name?: string; allowedDomains?: readonly string[] | string; rateLimit?: number }, options: WriteOptions<KeyView> = {}): Promise<Written<KeyView>> {
       const allowedDomains = input.allowedDomains === undefined ? undefined : parseAllowedDomains(input.allowedDomains);
       const plan = PLANS[(await currentPlan()).plan];
-      const outcome = await commands.handle(
+      const usage = await beforeCommit('reading usage counters', () => usageOf([keyId]));
+      return write(
         apiKeyDecider,
         streamNames.apiKey(keyId),
         { type: 'UpdateApiKey', keyId, name: input.name, allowedDomains, rateLimit: input.rateLimit, maxRateLimit: plan.maxRateLimit },
         options,
+        (decided) => ({ value: required(keyViewOf(decided.history, usage.get(keyId)), () => new NotFoundError(`API key "${keyId}" not found`)), created: false }),
       );
-      await readYourWrites(outcome.position);
-      return { value: await keyViewById(keyId), created: false, replayed: outcome.replayed };
     },
 
-    async deleteKey(keyId: string, options: WriteOptions = {}): Promise<{ replayed: boolean }> {
-      const outcome = await commands.handle(apiKeyDecider, streamNames.apiKey(keyId), { type: 'DeleteApiKey', keyId }, options);
-      await readYourWrites(outcome.position);
-      return { replayed: outcome.replayed };
+    deleteKey(keyId: string, options: WriteOptions<null> = {}): Promise<Written<null>> {
+      return write(apiKeyDecider, streamNames.apiKey(keyId), { type: 'DeleteApiKey', keyId }, options, () => ({ value: null, created: false }));
     },
 
     async getPlan(): Promise<PlanView> {
@@ -339,11 +285,12 @@ export const createAdminService = (deps: AdminServiceDeps) => {
 
     /**
      * Changes the plan. Keys configured above the new plan's maximum must be lowered first (409):
-     * a downgrade never silently changes what existing keys allow.
+     * a downgrade never silently changes what existing keys allow. That check reads the keys
+     * from the read model before the write (503 when it is unreachable).
      */
-    async setPlan(input: { plan: PlanName; monthlyQuota?: number | null }, options: WriteOptions = {}): Promise<Written<PlanView>> {
+    async setPlan(input: { plan: PlanName; monthlyQuota?: number | null }, options: WriteOptions<PlanView> = {}): Promise<Written<PlanView>> {
       const maxRateLimit = PLANS[input.plan].maxRateLimit;
-      const tooHigh = (await readModel.listKeys()).filter((key) => key.rateLimit > maxRateLimit);
+      const tooHigh = (await beforeCommit('reading the keys', () => readModel.listKeys())).filter((key) => key.rateLimit > maxRateLimit);
       if (tooHigh.length > 0) {
         throw new ConflictError(
           `${tooHigh.length} key(s) have a rate limit above the ${input.plan} plan's maximum of ${maxRateLimit} (${tooHigh
@@ -352,14 +299,13 @@ export const createAdminService = (deps: AdminServiceDeps) => {
             .join(', ')}); lower them first`,
         );
       }
-      const outcome = await commands.handle(
+      return write(
         projectDecider,
         streamNames.project,
         (state) => ({ type: 'ChangePlan', plan: input.plan, monthlyQuota: input.monthlyQuota === undefined ? state.monthlyQuota : input.monthlyQuota }),
         options,
+        (decided) => ({ value: planView(decided.state.plan, decided.state.monthlyQuota), created: false }),
       );
-      await readYourWrites(outcome.position);
-      return { value: planView(outcome.state.plan, outcome.state.monthlyQuota), created: false, replayed: outcome.replayed };
     },
   };
 };

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ValidationError } from '@pubstream/domain';
+import { streamNames, ValidationError } from '@pubstream/domain';
 
 /** Longest accepted `Idempotency-Key` header value. */
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 200;
@@ -20,6 +20,9 @@ export const deterministicUuid = (...parts: readonly string[]): string => {
 /** The id of the `index`-th event a command with this Idempotency-Key appends to `streamName`. */
 export const idempotentEventId = (idempotencyKey: string, streamName: string, index: number): string =>
   deterministicUuid('event', idempotencyKey, streamName, String(index));
+
+/** The stream that binds an Idempotency-Key to its request: named by the key's SHA-256, so any key fits. */
+export const idempotencyStreamOf = (idempotencyKey: string): string => streamNames.idempotency(createHash('sha256').update(idempotencyKey).digest('hex'));
 
 /** Reads and checks the `Idempotency-Key` header: undefined when absent. */
 export const parseIdempotencyKey = (header: string | string[] | undefined): string | undefined => {

@@ -1,5 +1,5 @@
 import { toDomainEvent } from '@pubstream/domain';
-import type { RecordedEvent } from '@pubstream/event-store';
+import { businessTime, type RecordedEvent } from '@pubstream/event-store';
 import type { ProjectedEvent } from './projections/projection.js';
 
 /** Why an event was left out of the projections. */
@@ -9,15 +9,6 @@ export interface SkippedEvent {
   readonly reason: 'unknown-type' | 'invalid';
   readonly error?: unknown;
 }
-
-const businessTime = (recorded: RecordedEvent): string => {
-  const occurredAt = recorded.metadata.occurredAt;
-  if (typeof occurredAt === 'string') {
-    const date = new Date(occurredAt);
-    if (!Number.isNaN(date.getTime())) return date.toISOString();
-  }
-  return recorded.recordedAt.toISOString();
-};
 
 /**
  * Upcasts and validates recorded events for the projections. Unknown types (newer writers) and

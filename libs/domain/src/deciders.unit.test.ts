@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { apiKeyDecider } from './apiKey.js';
 import { collectionDecider } from './collection.js';
 import { foldEvents, type Decider } from './decider.js';
-import { ConflictError, NotFoundError, ValidationError } from './errors.js';
-import type { ApiKeyEvent, CollectionEvent, ItemEvent, PubstreamEvent } from './events.js';
+import { ConflictError, NotFoundError, UnprocessableEntityError, ValidationError } from './errors.js';
+import type { ApiKeyEvent, CollectionEvent, IdempotencyEvent, ItemEvent, PubstreamEvent } from './events.js';
+import { idempotencyDecider, replayFor } from './idempotency.js';
 import type { ApiKeyCommand } from './apiKey.js';
 import { itemDecider } from './item.js';
 import { projectDecider } from './project.js';
@@ -145,5 +146,30 @@ describe('projectDecider', () => {
   it('appends nothing when the plan is already the one asked for', () => {
     given([]).when({ type: 'ChangePlan', plan: 'business', monthlyQuota: null }).then([]);
     given([{ type: 'PlanChanged', data: { plan: 'pro', monthlyQuota: 5 } }]).when({ type: 'ChangePlan', plan: 'pro', monthlyQuota: 5 }).then([]);
+  });
+});
+
+describe('idempotencyDecider', () => {
+  const given = spec(idempotencyDecider);
+  const fingerprint = 'f'.repeat(64);
+  const record = { type: 'RecordRequest', fingerprint, method: 'PUT', path: '/admin/collections/books/items/dune', response: { status: 201, body: { dataId: 'dune' } } } as const;
+  const recorded: IdempotencyEvent = { type: 'IdempotentRequestRecorded', data: { fingerprint, method: 'PUT', path: record.path, response: record.response } };
+
+  it('binds an unused key to its first request and answer', () => {
+    given([]).when(record).then([recorded]);
+  });
+  it('never binds a key twice', () => {
+    given([recorded]).when(record).thenThrows(ConflictError);
+  });
+  it('notes a 202 answer once, and only for a bound key', () => {
+    given([recorded]).when({ type: 'MarkAccepted', position: 7 }).then([{ type: 'IdempotentResponseAccepted', data: { position: 7 } }]);
+    given([recorded, { type: 'IdempotentResponseAccepted', data: { position: 7 } }]).when({ type: 'MarkAccepted', position: 9 }).then([]);
+    given([]).when({ type: 'MarkAccepted', position: 7 }).then([]);
+  });
+  it('replays the recorded answer to the same request and refuses another one with 422', () => {
+    const state = foldEvents(idempotencyDecider, [recorded, { type: 'IdempotentResponseAccepted', data: { position: 7 } }]);
+    expect(replayFor(state, fingerprint)).toEqual({ response: record.response, acceptedAt: 7 });
+    expect(() => replayFor(state, 'e'.repeat(64))).toThrow(UnprocessableEntityError);
+    expect(replayFor(idempotencyDecider.initialState(), fingerprint)).toBeNull();
   });
 });

@@ -13,6 +13,7 @@ export const STATUS_TEXT: Record<number, string> = {
   413: 'Payload Too Large',
   415: 'Unsupported Media Type',
   421: 'Misdirected Request',
+  422: 'Unprocessable Entity',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
   503: 'Service Unavailable',
@@ -90,6 +91,12 @@ export class UnsupportedMediaTypeError extends PubstreamError {
 export class MisdirectedRequestError extends PubstreamError {
   constructor(message: string) {
     super(421, message);
+  }
+}
+/** Well-formed, but cannot be processed as asked (an Idempotency-Key reused for another request). */
+export class UnprocessableEntityError extends PubstreamError {
+  constructor(message: string) {
+    super(422, message);
   }
 }
 export class RateLimitedError extends PubstreamError {

@@ -81,6 +81,31 @@ export const planChangedSchema = z.object({
   }),
 });
 
+// ---- idempotency-{SHA-256 of an Idempotency-Key}: the request a key was first used with
+/** A write's answer as the client saw it: replayed to exact retries of the request. */
+export const storedResponseSchema = z.object({
+  status: z.number().int().min(200).max(299),
+  /** The JSON body (null for 204); never holds a raw API key. */
+  body: z.unknown(),
+});
+export type StoredResponse = { readonly status: number; readonly body: unknown };
+
+export const idempotentRequestRecordedSchema = z.object({
+  type: z.literal('IdempotentRequestRecorded'),
+  data: z.object({
+    /** SHA-256 (hex) of the request: method, route, parameters and canonical JSON body. */
+    fingerprint: z.string().regex(/^[0-9a-f]{64}$/),
+    method: z.string(),
+    path: z.string(),
+    response: storedResponseSchema,
+  }),
+});
+/** The write was answered 202 (committed, read model not yet confirmed) at this log position. */
+export const idempotentResponseAcceptedSchema = z.object({
+  type: z.literal('IdempotentResponseAccepted'),
+  data: z.object({ position: z.number().int().nonnegative() }),
+});
+
 export const pubstreamEventSchema = z.discriminatedUnion('type', [
   collectionCreatedSchema,
   collectionUpdatedSchema,
@@ -92,6 +117,8 @@ export const pubstreamEventSchema = z.discriminatedUnion('type', [
   apiKeyUpdatedSchema,
   apiKeyDeletedSchema,
   planChangedSchema,
+  idempotentRequestRecordedSchema,
+  idempotentResponseAcceptedSchema,
 ]);
 
 export type PubstreamEvent = z.infer<typeof pubstreamEventSchema>;
@@ -101,6 +128,7 @@ export type CollectionEvent = EventOf<'CollectionCreated' | 'CollectionUpdated' 
 export type ItemEvent = EventOf<'ItemCreated' | 'ItemUpdated' | 'ItemDeleted'>;
 export type ApiKeyEvent = EventOf<'ApiKeyCreated' | 'ApiKeyUpdated' | 'ApiKeyDeleted'>;
 export type ProjectEvent = EventOf<'PlanChanged'>;
+export type IdempotencyEvent = EventOf<'IdempotentRequestRecorded' | 'IdempotentResponseAccepted'>;
 
 export const EVENT_TYPES: readonly EventType[] = pubstreamEventSchema.options.map((o) => o.shape.type.value);
 

@@ -20,7 +20,12 @@ export const streamNames = {
   item: (dataId: string) => `item-${dataId}`,
   apiKey: (keyId: string) => `apikey-${keyId}`,
   project: 'project',
+  /** `keyHash`: SHA-256 (hex) of the Idempotency-Key, so the key itself names no stream. */
+  idempotency: (keyHash: string) => `idempotency-${keyHash}`,
 } as const;
 
-/** Every stream this service writes starts with one of these; subscriptions filter on them. */
-export const STREAM_PREFIXES = ['collection-', 'item-', 'apikey-', 'project'] as const;
+/**
+ * Every stream this service writes starts with one of these; subscriptions filter on them.
+ * `idempotency-` streams feed no projection, but belong to the log (exports keep them).
+ */
+export const STREAM_PREFIXES = ['collection-', 'item-', 'apikey-', 'project', 'idempotency-'] as const;

@@ -8,3 +8,4 @@ export * from './item.js';
 export * from './apiKey.js';
 export * from './project.js';
 export * from './upcast.js';
+export * from './idempotency.js';

@@ -82,6 +82,13 @@ export interface EventStore {
    * whole batch in one transaction, which is what makes imports fast.
    */
   appendToStreams(batch: readonly StreamAppend[]): Promise<StreamAppendOutcome[]>;
+  /**
+   * Appends every entry, in order, or throws the first entry's error. SQLite commits the batch
+   * in one transaction: all or nothing. EventStoreDB cannot: it appends entry after entry and
+   * stops at the first failure; when earlier entries were written, it throws a PartialAppendError
+   * that lists them (so order a batch with what must never be written alone last).
+   */
+  appendAll(batch: readonly StreamAppend[]): Promise<AppendResult[]>;
   /** The stream's events in order; empty when the stream does not exist. */
   readStream(streamName: string): Promise<RecordedEvent[]>;
   /** Events of all streams in position order. */

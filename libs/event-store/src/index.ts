@@ -1,4 +1,6 @@
 export * from './eventStore.js';
+export * from './businessTime.js';
+export * from './partialAppendError.js';
 export * from './expectedRevision.js';
 export * from './eventLogOpenError.js';
 export * from './openSqliteDatabase.js';

@@ -26,7 +26,7 @@ testEventStoreContract(
       },
     };
   },
-  { contiguousPositions: true, freshLogPerTest: true },
+  { contiguousPositions: true, freshLogPerTest: true, atomicAppendAll: true },
 );
 
 describe('sqlite event store: what the shared contract cannot say', () => {

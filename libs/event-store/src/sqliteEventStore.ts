@@ -57,6 +57,11 @@ export const createSqliteEventStore = (db: Database.Database, options: SqliteEve
     }),
   );
 
+  // Any failing entry throws out of the transaction: the whole batch rolls back.
+  const appendEvery = db.transaction((batch: Parameters<EventStore['appendAll']>[0]) =>
+    batch.map((entry) => append(entry.streamName, prepareEvents(entry.events, newEventId), entry.expectedRevision)),
+  );
+
   return {
     async appendToStream(streamName, events, { expectedRevision }) {
       const result = append.immediate(streamName, prepareEvents(events, newEventId), expectedRevision);
@@ -68,6 +73,12 @@ export const createSqliteEventStore = (db: Database.Database, options: SqliteEve
       const outcomes = appendBatch.immediate(batch);
       changes.notify();
       return outcomes;
+    },
+
+    async appendAll(batch) {
+      const results = appendEvery.immediate(batch);
+      changes.notify();
+      return results;
     },
 
     async readStream(streamName) {

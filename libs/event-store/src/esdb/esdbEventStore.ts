@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { StreamNotFoundError, type EventStoreDBClient } from '@eventstore/db-client';
-import type { EventStore, EventSubscription, StreamAppendOutcome } from '../eventStore.js';
+import type { AppendResult, EventStore, EventSubscription, StreamAppendOutcome } from '../eventStore.js';
+import { PartialAppendError } from '../partialAppendError.js';
 import { toPortError } from './esdbErrors.js';
 import { fromEsdbRecordedEvent, toEsdbEventData } from './esdbEventMapping.js';
 import { toEsdbExpectedRevision } from './esdbExpectedRevision.js';
@@ -24,8 +25,8 @@ const asError = (error: unknown): Error => (error instanceof Error ? error : new
 /**
  * The event store port on EventStoreDB / KurrentDB. The server checks expected revisions and
  * deduplicates retried event ids; this adapter maps types and errors, filters `$all` to our
- * streams, and resubscribes after transient errors. appendToStreams is NOT atomic here: entries
- * are appended one after another, each with its own outcome. close() disposes `client`.
+ * streams, and resubscribes after transient errors. appendToStreams and appendAll are NOT atomic
+ * here: entries are appended one after another. close() disposes `client`.
  */
 export const createEsdbEventStore = (client: EventStoreDBClient, options: EsdbEventStoreOptions = {}): EventStore => {
   const newEventId = options.newEventId ?? randomUUID;
@@ -62,6 +63,19 @@ export const createEsdbEventStore = (client: EventStoreDBClient, options: EsdbEv
         }
       }
       return outcomes;
+    },
+
+    async appendAll(batch) {
+      // Not atomic (see the port): entry after entry, stopping at the first failure.
+      const written: AppendResult[] = [];
+      for (const entry of batch) {
+        try {
+          written.push(await appendToStream(entry.streamName, entry.events, { expectedRevision: entry.expectedRevision }));
+        } catch (error) {
+          throw written.length === 0 ? error : new PartialAppendError(written, error);
+        }
+      }
+      return written;
     },
 
     async readStream(streamName) {

@@ -9,6 +9,8 @@ export interface EventStoreContractOptions {
   readonly freshLogPerTest?: boolean;
   /** A retried append reports the position of the original event (EventStoreDB may not). */
   readonly retryReturnsOriginalPosition?: boolean;
+  /** appendAll commits all entries or none (SQLite); EventStoreDB appends them one by one. */
+  readonly atomicAppendAll?: boolean;
   /** How long to wait for live deliveries (ms). */
   readonly deliveryTimeoutMs?: number;
 }

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe } from 'vitest';
 import type { EventStore } from '../eventStore.js';
+import { describeAppendAllContract } from './appendAllContract.js';
 import { describeAppendContract } from './appendContract.js';
 import { describeAppendToStreamsContract } from './appendToStreamsContract.js';
 import type { ContractContext, EventStoreContractOptions } from './contractContext.js';
@@ -35,6 +36,7 @@ export const testEventStoreContract = (
         contiguousPositions: options.contiguousPositions ?? false,
         freshLogPerTest: options.freshLogPerTest ?? false,
         retryReturnsOriginalPosition: options.retryReturnsOriginalPosition ?? true,
+        atomicAppendAll: options.atomicAppendAll ?? false,
         deliveryTimeoutMs: options.deliveryTimeoutMs ?? 10_000,
       },
       store() {
@@ -44,6 +46,7 @@ export const testEventStoreContract = (
     };
     describeAppendContract(context);
     describeAppendToStreamsContract(context);
+    describeAppendAllContract(context);
     describeReadAllContract(context);
     describeSubscriptionContract(context);
   });
