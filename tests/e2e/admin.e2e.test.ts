@@ -303,6 +303,10 @@ describe('routing errors', () => {
     const wrong = await call('POST', '/admin/plan', { body: {} });
     expect(wrong.status).toBe(405);
     expect(wrong.headers.get('allow')).toBe('HEAD, GET, PUT');
+    // OPTIONS names the methods in Allow and has no body to parse: 204, not an empty 200.
+    const options = await call('OPTIONS', '/admin/plan');
+    expect(options.status).toBe(204);
+    expect(options.headers.get('allow')).toBe('HEAD, GET, PUT');
   });
 });
 

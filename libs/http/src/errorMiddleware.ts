@@ -16,9 +16,17 @@ const render = (ctx: Context, status: number, message: string): void => {
   ctx.body = JSON.stringify({ error: statusName(status), message });
 };
 
-/** Requests that reached no route (404) or the wrong method (405/501, Allow set by the router). */
+/**
+ * Requests that reached no route (404) or the wrong method (405/501, Allow set by the router), and
+ * the router's empty `200` to an `OPTIONS` (its `Allow` says it all): `204 No Content`.
+ */
 const renderUnanswered = (ctx: Context): void => {
-  if (ctx.respond === false || (ctx.body !== undefined && ctx.body !== null)) return;
+  if (ctx.respond === false) return;
+  if (ctx.method === 'OPTIONS' && ctx.status === 200 && (ctx.body === '' || ctx.body === undefined || ctx.body === null)) {
+    ctx.status = 204;
+    return;
+  }
+  if (ctx.body !== undefined && ctx.body !== null) return;
   const method = echoInput(ctx.method);
   if (ctx.status === 404) render(ctx, 404, `No route for ${method} ${echoInput(ctx.path)}`);
   else if (ctx.status === 405) render(ctx, 405, `Method ${method} not allowed; allowed: ${ctx.response.get('Allow')}`);
