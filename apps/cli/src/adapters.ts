@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { EventStoreDBClient } from '@eventstore/db-client';
-import { createRedisRateLimiter, type RateLimiter } from '@pubstream/access';
+import { createMemoryStreamSlots, createRedisRateLimiter, createRedisStreamSlots, type RateLimiter, type StreamSlots } from '@pubstream/access';
 import { createInProcessChangeStream, createKafkaChangeStream, type ChangeStream } from '@pubstream/change-stream';
 import type { Config } from '@pubstream/config';
 import { createEsdbEventStore, createSqliteEventStore, openSqliteDatabase, type EventStore } from '@pubstream/event-store';
@@ -41,6 +41,10 @@ export const openChangeStream = (config: Config, logger: Logger, clientId: strin
 /** Rate limits shared by every API node through Redis; undefined means the API's in-memory default. */
 export const openRateLimiter = (config: Config, redis: RedisReadModelClient | null, now: () => Date): RateLimiter | undefined =>
   redis === null ? undefined : createRedisRateLimiter({ client: redis, window: config.rateLimitWindow, now });
+
+/** The per-key cap on concurrent streams: shared by every API node through Redis, else this process's. */
+export const openStreamSlots = (redis: RedisReadModelClient | null): StreamSlots =>
+  redis === null ? createMemoryStreamSlots() : createRedisStreamSlots({ client: redis });
 
 /** Who this process is, for the projector lease (shown to operators, never trusted for fencing). */
 export const processIdentity = (role: string): string => `${hostname()}:${process.pid}:${role}`;

@@ -36,6 +36,12 @@ export interface Config {
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   readonly readYourWritesTimeoutMs: number;
   readonly shutdownTimeoutMs: number;
+  /** Streams of a draining API node reconnect spread over this window (0: at once). */
+  readonly shutdownReconnectWindowMs: number;
+  /** Concurrent /subscribe streams per client address (IPv6: per /64) on one API node; 0 = no cap. */
+  readonly maxStreamsPerAddress: number;
+  /** Unsent bytes all streams of one API node may hold together before the largest are cut. */
+  readonly streamBufferBudgetBytes: number;
 }
 
 /** A configuration that cannot work. The message is one line naming the variable. */
@@ -149,5 +155,8 @@ export const loadConfig = (env: Readonly<Record<string, string | undefined>>, ro
     logLevel: values.LOG_LEVEL,
     readYourWritesTimeoutMs: values.READ_YOUR_WRITES_TIMEOUT_MS,
     shutdownTimeoutMs: values.SHUTDOWN_TIMEOUT_MS,
+    shutdownReconnectWindowMs: values.SHUTDOWN_RECONNECT_WINDOW_MS,
+    maxStreamsPerAddress: values.MAX_STREAMS_PER_ADDRESS,
+    streamBufferBudgetBytes: values.STREAM_BUFFER_BUDGET_MB * 1024 * 1024,
   });
 };

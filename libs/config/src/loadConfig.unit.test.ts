@@ -34,6 +34,9 @@ describe('loadConfig', () => {
       requireBrowserOrigin: false,
       logLevel: 'info',
       readYourWritesTimeoutMs: 5_000,
+      shutdownReconnectWindowMs: 10_000,
+      maxStreamsPerAddress: 500,
+      streamBufferBudgetBytes: 64 * 1024 * 1024,
     });
   });
 
@@ -62,6 +65,9 @@ describe('loadConfig', () => {
         REQUIRE_BROWSER_ORIGIN: '1',
         LOG_LEVEL: 'debug',
         READ_YOUR_WRITES_TIMEOUT_MS: '250',
+        SHUTDOWN_RECONNECT_WINDOW_MS: '0',
+        MAX_STREAMS_PER_ADDRESS: '20',
+        STREAM_BUFFER_BUDGET_MB: '16',
       },
       'api',
       CWD,
@@ -82,6 +88,9 @@ describe('loadConfig', () => {
       requireBrowserOrigin: true,
       logLevel: 'debug',
       readYourWritesTimeoutMs: 250,
+      shutdownReconnectWindowMs: 0,
+      maxStreamsPerAddress: 20,
+      streamBufferBudgetBytes: 16 * 1024 * 1024,
     });
   });
 
@@ -104,6 +113,9 @@ describe('loadConfig', () => {
     [{ EVENT_STORE_URL: 'postgres://x' }, 'EVENT_STORE_URL'],
     [{ REDIS_URL: 'localhost:6379' }, 'REDIS_URL'],
     [{ KAFKA_BROKERS: 'not a broker' }, 'KAFKA_BROKERS'],
+    [{ SHUTDOWN_RECONNECT_WINDOW_MS: '-1' }, 'SHUTDOWN_RECONNECT_WINDOW_MS'],
+    [{ MAX_STREAMS_PER_ADDRESS: 'many' }, 'MAX_STREAMS_PER_ADDRESS'],
+    [{ STREAM_BUFFER_BUDGET_MB: '0' }, 'STREAM_BUFFER_BUDGET_MB'],
   ])('refuses %j with one line naming %s', (env, variable) => {
     const error = errorOf(() => loadConfig(env, 'all-in-one', CWD));
     expect(error.variable).toBe(variable);

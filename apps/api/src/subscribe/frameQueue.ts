@@ -77,7 +77,6 @@ export class FrameQueue {
       const part = frame.slice(this.headChars, end);
       const partBytes = Buffer.byteLength(part);
       parts.push(part);
-      taken += partBytes;
       this.account(kind, partBytes, false);
       this.headChars = end;
       this.headBytes += partBytes;

@@ -191,17 +191,32 @@ export const createSseConnection = (res: ServerResponse, options: SseConnectionO
     queue.clear();
     if (reason !== null) endReason = reason;
     if (!res.destroyed && !res.writableEnded) res.end();
-    if (!res.writableFinished && !res.destroyed) {
-      graceTimer = setTimeout(() => res.destroy(), options.closeGraceMs);
-      graceTimer.unref();
-    }
+    closeSocket();
     finish(reason ?? 'client_closed');
+  };
+
+  /**
+   * A stream's connection is never reused: once the response is out, the socket is closed, so the
+   * client's next request (its reconnection) opens a new connection, one that a load balancer can
+   * send to another node, and a client that stopped reading cannot keep the socket. If the client
+   * has not taken everything and closed within the grace period, the socket is destroyed.
+   */
+  const closeSocket = (): void => {
+    if (socket === null) {
+      if (!res.writableFinished && !res.destroyed) graceTimer = setTimeout(() => res.destroy(), options.closeGraceMs);
+    } else if (!socket.destroyed) {
+      if (res.writableFinished) socket.end();
+      else res.once('finish', () => socket.end());
+      graceTimer = setTimeout(() => socket.destroy(), options.closeGraceMs);
+      socket.once('close', () => clearTimeout(graceTimer ?? undefined));
+    }
+    graceTimer?.unref();
   };
 
   const cut = (): void => end('slow_consumer', options.retryAfterMs?.('slow_consumer'));
 
   res.on('close', () => {
-    if (graceTimer) clearTimeout(graceTimer);
+    if (socket === null && graceTimer) clearTimeout(graceTimer);
     if (!ended) {
       ended = true;
       queue.clear();
