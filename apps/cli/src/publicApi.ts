@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestListener } from 'node:http';
-import { createApiApp, createFanoutHub, createReconnectHints, createStreamAdmission } from '@pubstream/api';
+import { createApiApp, createFanoutHub, createReconnectHints, createStreamAdmission, registerFanoutHubMetrics } from '@pubstream/api';
 import { createMemoryStreamSlots, type RateLimiter, type StreamSlots } from '@pubstream/access';
 import type { ChangeStream } from '@pubstream/change-stream';
 import type { Config } from '@pubstream/config';
@@ -40,6 +40,7 @@ export const createPublicApi = async (deps: {
   const hints = createReconnectHints({ shutdownWindowMs: config.shutdownReconnectWindowMs });
   const hub = createFanoutHub({ readModel: deps.readModel, changeStream: deps.changeStream, logger, hints, unsentBudgetBytes: config.streamBufferBudgetBytes });
   await hub.start();
+  if (deps.metrics) registerFanoutHubMetrics(deps.metrics, hub);
   const admission = createStreamAdmission({ slots: deps.streamSlots ?? createMemoryStreamSlots(), maxStreamsPerAddress: config.maxStreamsPerAddress, logger });
   const api = await createApiApp({
     readModel: deps.readModel,
