@@ -116,6 +116,8 @@ interface CollectionState {
   timer: NodeJS.Timeout | null;
   running: boolean;
   inflight: PageRead | null;
+  /** The last page read, so that a read finding the same page reuses its strings (see readPage). */
+  last: { json: string; frame: string } | null;
 }
 
 /** A page read that failed (read model down) is retried this much later. */
@@ -169,7 +171,7 @@ export const createFanoutHub = (options: FanoutHubOptions): FanoutHub => {
 
   const collectionState = (slug: string): CollectionState => {
     let state = collections.get(slug);
-    if (!state) collections.set(slug, (state = { dirtyAfter: null, timer: null, running: false, inflight: null }));
+    if (!state) collections.set(slug, (state = { dirtyAfter: null, timer: null, running: false, inflight: null, last: null }));
     return state;
   };
 
@@ -181,7 +183,11 @@ export const createFanoutHub = (options: FanoutHubOptions): FanoutHub => {
     pageReads++;
     const promise = readModel.getCollectionPage(slug, STREAM_PAGE_QUERY).then((result) => {
       const json = JSON.stringify({ collectionSlug: slug, data: collectionPagePayload(result), action: 'update' });
-      return { slug, seq: readSeq, json, frame: `event: update\ndata: ${json}\n\n`, missing: result === null };
+      // Streams keep the page they sent (and a slow one, the frame it has yet to send): a page read
+      // again unchanged shares the strings of the last read, so that a thousand snapshots of a big
+      // page taken at different moments hold it once, not a thousand times.
+      if (state.last?.json !== json) state.last = { json, frame: `event: update\ndata: ${json}\n\n` };
+      return { slug, seq: readSeq, json: state.last.json, frame: state.last.frame, missing: result === null };
     });
     const read = { seq: readSeq, promise };
     state.inflight = read;

@@ -35,6 +35,11 @@ export class FrameQueue {
     return this.headChars > 0;
   }
 
+  /** One delta and nothing else: written whole, its bytes are likely the ones every subscriber of the pass shares. */
+  get singleDelta(): boolean {
+    return this.frames.length === 1 && this.kinds[0] === 'delta' && this.headChars === 0;
+  }
+
   push(frame: string, size: number, kind: FrameKind): void {
     this.frames.push(frame);
     this.sizes.push(size);

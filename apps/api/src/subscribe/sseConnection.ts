@@ -84,7 +84,7 @@ const batchChunk = (frames: readonly string[]): Buffer => {
 };
 
 /** Most bytes handed to a socket in one write when a connection has much to send (a snapshot, a backlog). */
-export const SLICE_BYTES = 64 * 1024;
+export const SLICE_BYTES = 16 * 1024;
 
 const chunkOf = (text: string): Buffer => {
   const bytes = Buffer.from(text);
@@ -147,10 +147,14 @@ export const createSseConnection = (res: ServerResponse, options: SseConnectionO
     return accepted;
   };
 
-  /** Hands queued frames to the socket: all at once when small, else slice by slice while it takes them. */
+  /**
+   * Hands queued frames to the socket: all at once when small (or one delta, whose bytes the
+   * subscribers of a pass share), else slice by slice while it takes them, so that what a socket
+   * holds of a snapshot or a backlog of its own is one slice at most.
+   */
   const writeQueue = (track = true): void => {
     if (queue.length === 0 || res.destroyed || res.writableEnded) return;
-    if (!queue.partial && queue.bytes <= SLICE_BYTES) {
+    if (!queue.partial && (queue.bytes <= SLICE_BYTES || queue.singleDelta)) {
       const frames = queue.takeAll();
       afterWrite(rawChunks ? socket.write(batchChunk(frames)) : res.write(batchBytes(frames)), track);
       return;
