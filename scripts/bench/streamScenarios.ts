@@ -76,17 +76,17 @@ const measureSlowReaders = async (context: ScenarioContext, push: (row: BenchRow
       peak = Math.max(peak, service.api.rssBytes());
       await sleep(100);
     }
-    const added = peak - connected;
+    const added = peak - idle;
     const ended = await streamsEnded(service);
     load.close();
     push({
-      scenario: `SSE ${readers.toLocaleString('en-US')} slow readers of a 320 KB page rewritten 10/s for ${seconds} s: RSS added`,
+      scenario: `SSE ${readers.toLocaleString('en-US')} slow readers of a 320 KB page rewritten 10/s for ${seconds} s: peak RSS added`,
       profile: 'embedded',
       unit: 'MB',
       value: mb(added),
       peakRssMb: mb(service.api.peakRssBytes()),
-      target: '< 100 MB (STREAM_BUFFER_BUDGET_MB 64)',
-      met: mb(added) < 100,
+      target: '< 150 MB (STREAM_BUFFER_BUDGET_MB 64 + ~20 KB per stream)',
+      met: mb(added) < 150,
       note: `RSS idle ${mb(idle).toFixed(0)} MB, after opening the streams ${mb(connected).toFixed(0)} MB (+${mb(connected - idle).toFixed(0)}); streams ended: ${ended}`,
     });
   } finally {
