@@ -55,7 +55,7 @@ export const createPublicApi = async (deps: {
     logger: deps.logger,
     now: deps.now,
     metrics: deps.metrics,
-    streams: { hub, admission, hints, config: { streamTtlMs: config.streamTtlMs }, newId: randomUUID, logger: deps.logger },
+    streams: { hub, admission, hints, config: { streamTtlMs: config.streamTtlMs }, newId: randomUUID },
   });
   return {
     callback: api.callback(),

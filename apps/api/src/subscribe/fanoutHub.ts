@@ -20,7 +20,11 @@ export interface FanoutHubOptions {
   readonly coalesceMs?: number;
   /** Interval of the `: ping` comment on every stream. Default 15 s. */
   readonly heartbeatMs?: number;
-  /** Most bytes of deltas a connection may hold while its snapshot is read. Default 1 MiB. */
+  /**
+   * Most bytes of deltas a connection may hold while its snapshot is read (a few milliseconds).
+   * They are the frames every subscriber shares, so this only guards against a read that never
+   * ends. Default 16 MiB.
+   */
   readonly maxBufferedBytes?: number;
   /** How long `drain` waits for connecting streams to settle. Default 5 s. */
   readonly drainTimeoutMs?: number;
@@ -140,7 +144,7 @@ export const createFanoutHub = (options: FanoutHubOptions): FanoutHub => {
   const { readModel, changeStream, logger } = options;
   const coalesceMs = options.coalesceMs ?? 50;
   const heartbeatMs = options.heartbeatMs ?? 15_000;
-  const maxBufferedBytes = options.maxBufferedBytes ?? 1024 * 1024;
+  const maxBufferedBytes = options.maxBufferedBytes ?? 16 * 1024 * 1024;
   const drainTimeoutMs = options.drainTimeoutMs ?? 5_000;
   const hints = options.hints ?? createReconnectHints({ shutdownWindowMs: 0 });
   let stopBudget: (() => void) | null = null;

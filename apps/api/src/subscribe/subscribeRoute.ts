@@ -1,12 +1,13 @@
 import type { Context, Middleware } from 'koa';
 import { ForbiddenError, NotFoundError, PLANS, ServiceUnavailableError, UnauthorizedError } from '@pubstream/domain';
 import type { PublicAccess } from '../publicAccess.js';
-import type { FanoutHub } from './fanoutHub.js';
+import type { KeyRecord, PlanRecord } from '@pubstream/read-model';
+import type { FanoutHub, HubStream } from './fanoutHub.js';
 import type { ReconnectHints } from './reconnectHints.js';
 import type { StreamAdmission } from './streamAdmission.js';
 import { createSseConnection } from './sseConnection.js';
 import { connectedFrame, type ReconnectReason } from './sseFrames.js';
-import { parseSubscribeQuery } from './subscribeQuery.js';
+import { parseSubscribeQuery, type SubscribeQuery } from './subscribeQuery.js';
 
 export const REACTIVE_MODE_REQUIRED = 'Real-time subscriptions require a plan with reactive mode (Business or higher)';
 
@@ -45,7 +46,6 @@ export interface SubscribeRouteDeps {
   newId(): string;
   /** For the TTL jitter; Math.random by default. */
   random?(): number;
-  readonly logger?: { warn(details: object, message: string): void };
 }
 
 const errorForEarlyEnd = (reason: ReconnectReason): Error => {
@@ -60,6 +60,9 @@ const errorForEarlyEnd = (reason: ReconnectReason): Error => {
       return new ServiceUnavailableError('The stream could not start; try again');
   }
 };
+
+/** The client closed its connection while the stream was being prepared: nothing to answer. */
+class ClientGoneError extends Error {}
 
 const STREAM_HEADERS = {
   'Content-Type': 'text/event-stream; charset=utf-8',
@@ -80,11 +83,40 @@ export const createSubscribeRoute = (deps: SubscribeRouteDeps): Middleware => {
   const maxBufferedBytes = config.maxBufferedBytes ?? 1024 * 1024;
   const closeGraceMs = config.closeGraceMs ?? 5_000;
 
+  /**
+   * Admits the stream under the caps, registers it in the hub and reads its snapshot; any refusal
+   * gives back what was taken. Resolves with null when the client went away meanwhile.
+   */
+  const prepare = async (ctx: Context, grant: { key: KeyRecord; plan: PlanRecord }, query: SubscribeQuery, connectionId: string) => {
+    const { key, plan } = grant;
+    const release = await deps.admission.admit({
+      address: ctx.req.socket.remoteAddress ?? '',
+      keyId: key.keyId,
+      streamId: connectionId,
+      limit: Math.min(PLANS[plan.plan].maxStreamsPerKey, config.maxStreamsPerKey ?? Number.POSITIVE_INFINITY),
+      planName: plan.plan,
+    });
+    let stream: HubStream | undefined;
+    try {
+      // Registered before the snapshot is read: every delta from here on is buffered (docs/subscriptions.md, hand-off).
+      stream = hub.open({ keyId: key.keyId, keyHash: key.keyHash, dataIds: query.dataIds, slugs: query.collections });
+      const snapshot = await stream.readSnapshot();
+      if (stream.endedBeforeStart !== null) throw errorForEarlyEnd(stream.endedBeforeStart);
+      if (snapshot.missingSlugs.length > 0) throw new NotFoundError(`Collection not found: ${snapshot.missingSlugs.join(', ')}`);
+      if (ctx.req.socket.destroyed || ctx.res.destroyed) throw new ClientGoneError();
+      return { stream, snapshot, release };
+    } catch (error) {
+      stream?.cancel();
+      release();
+      if (error instanceof ClientGoneError) return null;
+      throw error;
+    }
+  };
+
   return async function subscribe(ctx: Context): Promise<void> {
-    const { key, plan } = await access.authorizeRequest(ctx, 'query');
-    const limits = PLANS[plan.plan];
-    if (!limits.reactive) throw new ForbiddenError(REACTIVE_MODE_REQUIRED);
-    await access.consumeRate(ctx, key, plan);
+    const grant = await access.authorizeRequest(ctx, 'query');
+    if (!PLANS[grant.plan.plan].reactive) throw new ForbiddenError(REACTIVE_MODE_REQUIRED);
+    await access.consumeRate(ctx, grant.key, grant.plan);
     const query = parseSubscribeQuery({ collections: ctx.query.collections, dataIds: ctx.query.dataIds });
 
     if (ctx.method === 'HEAD') {
@@ -97,35 +129,15 @@ export const createSubscribeRoute = (deps: SubscribeRouteDeps): Middleware => {
 
     await hub.start();
     const connectionId = deps.newId();
-    const release = await deps.admission.admit({
-      address: ctx.req.socket.remoteAddress ?? '',
-      keyId: key.keyId,
-      streamId: connectionId,
-      limit: Math.min(limits.maxStreamsPerKey, config.maxStreamsPerKey ?? Number.POSITIVE_INFINITY),
-      planName: plan.plan,
-    });
-    // Registered before the snapshot is read: every delta from here on is buffered (docs/subscriptions.md, hand-off).
-    const stream = hub.open({ keyId: key.keyId, keyHash: key.keyHash, dataIds: query.dataIds, slugs: query.collections });
-    const refuse = (error?: Error): void => {
-      stream.cancel();
-      release();
-      if (error) throw error;
-    };
-    let snapshot;
-    try {
-      snapshot = await stream.readSnapshot();
-    } catch (error) {
-      return refuse(error as Error);
-    }
-    if (stream.endedBeforeStart !== null) return refuse(errorForEarlyEnd(stream.endedBeforeStart));
-    if (snapshot.missingSlugs.length > 0) return refuse(new NotFoundError(`Collection not found: ${snapshot.missingSlugs.join(', ')}`));
-    const res = ctx.res;
-    const socket = ctx.req.socket;
-    if (socket.destroyed || res.destroyed) return refuse();
+    const prepared = await prepare(ctx, grant, query, connectionId);
+    if (prepared === null) return;
+    const { stream, snapshot, release } = prepared;
 
     // From here Koa stays out of the way: no buffering, no body handling. The status is set on
     // ctx too so that logging and metrics middleware see 200, not Koa's default 404. Headers set
     // on ctx (Vary, CORS, rate limits) are already on the response and go out with these.
+    const res = ctx.res;
+    const socket = ctx.req.socket;
     ctx.status = 200;
     ctx.respond = false;
     socket.setTimeout(0);
@@ -141,11 +153,6 @@ export const createSubscribeRoute = (deps: SubscribeRouteDeps): Middleware => {
     const cycle = setTimeout(() => connection.end('cycle'), ttlMs);
     cycle.unref();
     connection.onEnd(() => clearTimeout(cycle));
-
-    try {
-      access.recordUsage(key.keyId);
-    } catch (error) {
-      deps.logger?.warn({ err: error, keyId: key.keyId }, 'recording usage of a stream failed');
-    }
+    access.recordUsage(grant.key.keyId);
   };
 };
