@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { createRedisStreamSlots } from '@pubstream/access';
+import type { RedisReadModelClient } from '@pubstream/read-model';
 import { openSse, type ReceivedEvent, type SseTestClient } from '../../apps/api/src/subscribe/testing/sseTestClient.js';
 import { createSubscribeTestWorld, type SubscribeTestWorld, type SubscribeTestWorldOptions } from '../../apps/api/src/subscribe/testing/subscribeTestWorld.js';
 
@@ -155,6 +157,21 @@ describe('GET /subscribe: caps', () => {
     open[0]?.close();
     while (w.admission.streamsFrom('127.0.0.1') > 2) await sleep(10);
     expect((await connect(w.subscribeUrl({ apiKey, collections: 'c' }))).status).toBe(200);
+  });
+});
+
+describe('GET /subscribe: stream limits out of reach', () => {
+  it('answers 503 JSON with Retry-After within the timeout when Redis (the per-key slots) does not answer, instead of hanging', async () => {
+    const frozen = { sendCommand: () => new Promise(() => {}) } as unknown as RedisReadModelClient;
+    const w = await world({ streamSlots: createRedisStreamSlots({ client: frozen, timeoutMs: 200 }) });
+    const { apiKey } = await w.createKey();
+    await w.putCollection('c');
+    const refused = await connect(w.subscribeUrl({ apiKey, collections: 'c' }));
+    expect(refused.status).toBe(503);
+    expect(refused.headers['retry-after']).toBeDefined();
+    expect(JSON.parse(await refused.body())).toEqual({ error: 'Service Unavailable', message: 'Stream limits are unavailable right now; try again' });
+    expect(w.hub.stats()).toMatchObject({ streams: 0, connecting: 0 });
+    expect(w.admission.streamsFrom('127.0.0.1')).toBe(0);
   });
 });
 
