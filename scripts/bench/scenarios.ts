@@ -6,6 +6,7 @@ import { measureReplay } from './replay.js';
 import type { BenchRow } from './report.js';
 import { startDistributedService, startEmbeddedService, type BenchService } from './service.js';
 import { openSubscribers, percentile } from './sseLoad.js';
+import { runStreamScenarios } from './streamScenarios.js';
 
 export interface ScenarioContext {
   readonly quick: boolean;
@@ -157,6 +158,7 @@ const runFanout = async (profile: Profile, service: BenchService, key: string, c
 
 export const runScenarios = async (context: ScenarioContext): Promise<void> => {
   const { only } = context;
+  if (!only || only === 'streams') await runStreamScenarios(context);
   if (!only || only === 'embedded') {
     console.log('\nEmbedded profile (SQLite log, memory read models, one process)');
     const service = await startEmbeddedService();

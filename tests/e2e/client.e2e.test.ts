@@ -276,6 +276,9 @@ describe('reactive mode', () => {
       // Restart on the same port and data directory; the watcher reconnects and catches up.
       const beforeRestart = connections.length;
       await server.stop();
+      // The stop is quick now (streams end at once and close their sockets): let this process see
+      // the old server's keep-alive sockets close before fetch would reuse one for the new server.
+      await new Promise((resolve) => setTimeout(resolve, 50));
       server = await start({ publicPort, adminPort });
       await putItem('live-item', { title: 'after-restart' });
       await eventually('the value written after the restart', () => latestTitle() === 'after-restart', 30_000);

@@ -107,7 +107,8 @@ describeWithBackend('kafka', 'distributed profile: two API nodes, one projector,
     await stream.waitFor(isItem('last'), 'snapshot');
     node.child.kill('SIGTERM');
     await stream.ended;
-    expect(stream.events.at(-1)).toEqual({ event: 'reconnect', data: { reason: 'shutdown' } });
+    expect(stream.events.at(-1)).toMatchObject({ event: 'reconnect', data: { reason: 'shutdown' } });
+    expect(typeof stream.events.at(-1)?.data.retryAfterMs).toBe('number');
     expect(await node.exited).toBe(0);
     // The other node keeps serving.
     expect((await read(apis[0]!, '/public/data/last', key)).status).toBe(200);

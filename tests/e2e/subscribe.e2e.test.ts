@@ -157,7 +157,10 @@ describe('stream lifetime on the all-in-one process', () => {
       await last.waitFor(isPage('c'), 'snapshot');
       await short.stop();
       await last.ended;
-      expect(last.events.at(-1)).toEqual({ event: 'reconnect', data: { reason: 'shutdown' } });
+      expect(last.events.at(-1)).toMatchObject({ event: 'reconnect', data: { reason: 'shutdown' } });
+      // Its wait is drawn in SHUTDOWN_RECONNECT_WINDOW_MS (default 10 s).
+      expect(last.events.at(-1)?.data.retryAfterMs).toBeGreaterThanOrEqual(0);
+      expect(last.events.at(-1)?.data.retryAfterMs).toBeLessThan(10_000);
     } finally {
       await short.stop();
     }

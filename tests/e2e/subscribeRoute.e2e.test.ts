@@ -153,7 +153,8 @@ describe('GET /subscribe: the stream', () => {
     await client.waitFor((e) => e.data?.collectionSlug === 'c', 'snapshot');
     await w.hub.drain();
     await client.ended;
-    expect(client.events.at(-1)).toEqual({ event: 'reconnect', data: { reason: 'shutdown' } });
+    // The shutdown window of this world is 0: reconnect at once.
+    expect(client.events.at(-1)).toEqual({ event: 'reconnect', data: { reason: 'shutdown', retryAfterMs: 0 } });
     const refused = await connect(w.subscribeUrl({ apiKey, collections: 'c' }));
     expect(refused.status).toBe(503);
     expect(JSON.parse(await refused.body()).error).toBe('Service Unavailable');
@@ -318,7 +319,9 @@ describe('GET /subscribe: hand-off and back-pressure', () => {
 
     slow.resume();
     await slow.ended;
-    expect(slow.events.at(-1)).toEqual({ event: 'reconnect', data: { reason: 'slow_consumer' } });
+    expect(slow.events.at(-1)).toMatchObject({ event: 'reconnect', data: { reason: 'slow_consumer' } });
+    // Asked to wait a while before it comes back (docs/subscriptions.md, "Reconnect hints").
+    expect(slow.events.at(-1)?.data.retryAfterMs).toBeGreaterThanOrEqual(5_000);
     const versions = slow.events.filter(isItem('blob')).map((e) => e.data.version as number);
     for (let i = 1; i < versions.length; i++) expect(versions[i]).toBeGreaterThan(versions[i - 1] as number);
   });

@@ -10,6 +10,7 @@ import { corsPreflight } from './http/cors.js';
 import { createPublicAccess, type PublicAccess } from './publicAccess.js';
 import { operationsRoutes } from './routes/operationsRoutes.js';
 import { publicRoutes } from './routes/publicRoutes.js';
+import { createSubscribeRoute, type SubscribeRouteDeps } from './subscribe/subscribeRoute.js';
 import { createUsageRecorder, type UsageRecorder } from './usageRecorder.js';
 
 export interface ApiConfig {
@@ -37,11 +38,10 @@ export interface ApiAppDeps {
   /** Prometheus registry for GET /metrics (default: a new one). */
   readonly metrics?: Registry;
   /**
-   * Builds the GET /subscribe handler (apps/api/src/subscribe) from the shared access checks:
-   * `(access) => createSubscribeRoute({ authorize: access.authorize, consumeRate: access.consumeRate,
-   * recordUsage: access.recordUsage, hub, config, newId })`.
+   * GET /subscribe (apps/api/src/subscribe) when given: the node's fanout hub, stream caps and
+   * reconnect hints. The route authorizes through this app's access checks like every public route.
    */
-  readonly subscribe?: (access: PublicAccess) => Middleware;
+  readonly streams?: Omit<SubscribeRouteDeps, 'access'>;
 }
 
 export interface ApiApp {
@@ -70,7 +70,7 @@ export const createApiApp = async (deps: ApiAppDeps): Promise<ApiApp> => {
 
   const router = new Router();
   publicRoutes(router, { readModel: deps.readModel, access });
-  if (deps.subscribe) router.get('/subscribe', deps.subscribe(access));
+  if (deps.streams) router.get('/subscribe', createSubscribeRoute({ ...deps.streams, access }));
   operationsRoutes(router, { readModel: deps.readModel, metrics });
 
   const app = new Koa({ proxy: false });

@@ -18,7 +18,7 @@ export interface PublicAccessConfig {
   readonly cacheTtlMs?: number;
 }
 
-/** What /subscribe (and every keyed route) shares: one key, domain, plan and rate-limit check. */
+/** What every keyed route, /subscribe included, shares: one key, domain, plan, CORS and rate-limit check. */
 export interface PublicAccess {
   /** 401/403 per DESIGN.md §6-7; also returns the project's plan. */
   authorize(params: { apiKey: string | undefined; origin: string | undefined; referer: string | undefined }): Promise<AccessGrant & { plan: PlanRecord }>;
@@ -28,8 +28,12 @@ export interface PublicAccess {
   recordUsage(keyId: string): void;
   /** Collection record by slug through the per-node cache (null: unknown). */
   getCollection(slug: string): Promise<CollectionRecord | null>;
-  /** Authorizes a keyed public request from its headers and sets the CORS headers. */
-  authorizeRequest(ctx: Context): Promise<AccessGrant & { plan: PlanRecord }>;
+  /**
+   * Authorizes a keyed public request and sets `Vary: Origin` (before the check, so refusals carry
+   * it) and, for an origin the key allows, the CORS headers. The key comes from `X-API-Key`, or on
+   * /subscribe from the `apiKey` query parameter (a browser's EventSource cannot set headers).
+   */
+  authorizeRequest(ctx: Context, keyFrom?: 'header' | 'query'): Promise<AccessGrant & { plan: PlanRecord }>;
   start(): Promise<void>;
   close(): Promise<void>;
 }
@@ -77,10 +81,11 @@ export const createPublicAccess = (deps: {
     },
     recordUsage: (keyId) => deps.usage.record(keyId),
     getCollection: (slug) => collections.get(slug),
-    async authorizeRequest(ctx) {
+    async authorizeRequest(ctx, keyFrom = 'header') {
       ctx.vary('Origin');
+      const fromQuery = ctx.query.apiKey;
       const grant = await authorize({
-        apiKey: ctx.get('X-API-Key') || undefined,
+        apiKey: keyFrom === 'query' ? (Array.isArray(fromQuery) ? fromQuery[0] : fromQuery) : ctx.get('X-API-Key') || undefined,
         origin: ctx.headers.origin,
         referer: ctx.headers.referer,
       });

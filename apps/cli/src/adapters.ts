@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { EventStoreDBClient } from '@eventstore/db-client';
-import { createRedisRateLimiter, type RateLimiter } from '@pubstream/access';
+import { createMemoryStreamSlots, createRedisRateLimiter, createRedisStreamSlots, type RateLimiter, type StreamSlots } from '@pubstream/access';
 import { createInProcessChangeStream, createKafkaChangeStream, type ChangeStream } from '@pubstream/change-stream';
 import type { Config } from '@pubstream/config';
 import { createEsdbEventStore, createSqliteEventStore, openSqliteDatabase, type EventStore } from '@pubstream/event-store';
@@ -52,6 +52,10 @@ export const openRateLimiter = (config: Config, redis: RedisReadModelClient | nu
         now,
         onFallback: (error) => logger.warn({ err: error }, 'rate limits: Redis failed or did not answer in time; this node limits in memory until it answers again'),
       });
+
+/** The per-key cap on concurrent streams: shared by every API node through Redis, else this process's. */
+export const openStreamSlots = (redis: RedisReadModelClient | null): StreamSlots =>
+  redis === null ? createMemoryStreamSlots() : createRedisStreamSlots({ client: redis });
 
 /** Who this process is, for the projector lease (shown to operators, never trusted for fencing). */
 export const processIdentity = (role: string): string => `${hostname()}:${process.pid}:${role}`;

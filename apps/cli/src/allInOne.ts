@@ -6,7 +6,7 @@ import type { EventStore } from '@pubstream/event-store';
 import { createLogger, createMetricsRegistry, type Logger } from '@pubstream/observability';
 import { createProjector, type Projector } from '@pubstream/projector';
 import type { ReadModel } from '@pubstream/read-model';
-import { openChangeStream, openEventStore, openRateLimiter, openReadModel, processIdentity } from './adapters.js';
+import { openChangeStream, openEventStore, openRateLimiter, openStreamSlots, openReadModel, processIdentity } from './adapters.js';
 import { generateAdminToken } from './adminToken.js';
 import { edgeSettings, listen, type RunningServer } from './httpServer.js';
 import { createPublicApi, servePublicApi } from './publicApi.js';
@@ -124,6 +124,7 @@ export const startAllInOne = async (options: AllInOneOptions = {}): Promise<AllI
       // In front of the in-memory read model a cache only adds staleness.
       cacheTtlMs: redis === null ? 0 : undefined,
       rateLimiter: openRateLimiter(config, redis, now, logger),
+      streamSlots: openStreamSlots(redis),
     });
     cleanups.push(() => publicApi.close());
     const publicServer = await servePublicApi(publicApi, config);

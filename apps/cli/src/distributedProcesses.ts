@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createAdminApp } from '@pubstream/admin';
 import type { Config } from '@pubstream/config';
 import { createLogger, createMetricsRegistry, type Logger } from '@pubstream/observability';
-import { openChangeStream, openEventStore, openRateLimiter, openReadModel, processIdentity } from './adapters.js';
+import { openChangeStream, openEventStore, openRateLimiter, openStreamSlots, openReadModel, processIdentity } from './adapters.js';
 import { edgeSettings, listen } from './httpServer.js';
 import { createPublicApi, servePublicApi } from './publicApi.js';
 
@@ -57,6 +57,7 @@ export const startApiProcess = (config: Config, logger: Logger = createLogger({ 
       now,
       metrics: createMetricsRegistry({ app: 'api' }),
       rateLimiter: openRateLimiter(config, redis, now, logger),
+      streamSlots: openStreamSlots(redis),
     });
     cleanups.push(() => api.close());
     const server = await servePublicApi(api, config);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestListener } from 'node:http';
-import { createApiApp, createFanoutHub, createSubscribeRoute } from '@pubstream/api';
-import type { RateLimiter } from '@pubstream/access';
+import { createApiApp, createFanoutHub, createReconnectHints, createStreamAdmission, registerFanoutHubMetrics } from '@pubstream/api';
+import { createMemoryStreamSlots, type RateLimiter, type StreamSlots } from '@pubstream/access';
 import type { ChangeStream } from '@pubstream/change-stream';
 import type { Config } from '@pubstream/config';
 import type { Logger } from '@pubstream/observability';
@@ -11,7 +11,10 @@ import { edgeSettings, listen } from './httpServer.js';
 
 export interface PublicApi {
   readonly callback: RequestListener;
-  /** Ends every live stream with `reconnect {reason: "shutdown"}` and refuses new ones. */
+  /**
+   * Ends every live stream with `reconnect {reason: "shutdown"}`, each with its own wait spread over
+   * SHUTDOWN_RECONNECT_WINDOW_MS, and refuses new ones.
+   */
   drain(): Promise<void>;
   /** Closes the fanout hub, stops listening to the change stream and flushes buffered usage counts. */
   close(): Promise<void>;
@@ -29,38 +32,37 @@ export const createPublicApi = async (deps: {
   cacheTtlMs?: number;
   /** Shared limits (Redis) for many API nodes; the API's in-memory limiter by default. */
   rateLimiter?: RateLimiter;
+  /** The per-key stream cap shared by many API nodes (Redis); in memory (this process) by default. */
+  streamSlots?: StreamSlots;
 }): Promise<PublicApi> => {
-  const hub = createFanoutHub({ readModel: deps.readModel, changeStream: deps.changeStream, logger: deps.logger.child({ component: 'fanout' }) });
+  const { config } = deps;
+  const logger = deps.logger.child({ component: 'fanout' });
+  const hints = createReconnectHints({ shutdownWindowMs: config.shutdownReconnectWindowMs });
+  const hub = createFanoutHub({ readModel: deps.readModel, changeStream: deps.changeStream, logger, hints, unsentBudgetBytes: config.streamBufferBudgetBytes });
   await hub.start();
+  if (deps.metrics) registerFanoutHubMetrics(deps.metrics, hub);
+  const admission = createStreamAdmission({ slots: deps.streamSlots ?? createMemoryStreamSlots(), maxStreamsPerAddress: config.maxStreamsPerAddress, logger });
   const api = await createApiApp({
     readModel: deps.readModel,
     changeStream: deps.changeStream,
     rateLimiter: deps.rateLimiter,
     config: {
-      acceptTestKeys: deps.config.acceptTestKeys,
-      requireBrowserOrigin: deps.config.requireBrowserOrigin,
-      rateLimitWindow: deps.config.rateLimitWindow,
+      acceptTestKeys: config.acceptTestKeys,
+      requireBrowserOrigin: config.requireBrowserOrigin,
+      rateLimitWindow: config.rateLimitWindow,
       cacheTtlMs: deps.cacheTtlMs,
     },
     logger: deps.logger,
     now: deps.now,
     metrics: deps.metrics,
-    subscribe: (access) =>
-      createSubscribeRoute({
-        authorize: access.authorize,
-        consumeRate: access.consumeRate,
-        recordUsage: access.recordUsage,
-        hub,
-        config: { streamTtlMs: deps.config.streamTtlMs },
-        newId: randomUUID,
-        logger: deps.logger,
-      }),
+    streams: { hub, admission, hints, config: { streamTtlMs: config.streamTtlMs }, newId: randomUUID },
   });
   return {
     callback: api.callback(),
     drain: () => hub.drain('shutdown'),
     async close() {
       await hub.close();
+      admission.close();
       await api.close();
     },
   };

@@ -10,3 +10,6 @@ export * from './memoryRateLimiter.js';
 export * from './redisRateLimiter.js';
 export * from './rateLimitCheck.js';
 export * from './keyHashMemo.js';
+export * from './streamSlots.js';
+export * from './memoryStreamSlots.js';
+export * from './redisStreamSlots.js';

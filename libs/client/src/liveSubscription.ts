@@ -3,6 +3,7 @@ import { BadRequestError, ForbiddenError, NetworkError, NotFoundError, type Pubs
 import type { EventSourceConstructor, EventSourceLike, StreamEventLike } from './eventSourceResolver.js';
 import { buildUrl } from './httpTransport.js';
 import { fullJitterDelay, type RetryPolicy } from './retryPolicy.js';
+import { CUT_REASONS, streamReconnectDelay } from './streamBackoff.js';
 import type { BatchResult, CollectionPage, ConnectedEvent, ItemData, ReconnectEvent } from './types.js';
 
 /** What the stream watches. */
@@ -19,9 +20,11 @@ export interface StreamTuning {
   snapshotQuietMs: number;
   /** Upper bound of that wait when deltas keep arriving. Default 3000. */
   snapshotMaxMs: number;
+  /** Longest wait before re-opening a stream the server cut again and again. Default 300 000 (5 min). */
+  maxCutBackoffMs: number;
 }
 
-export const defaultStreamTuning: Readonly<StreamTuning> = Object.freeze({ debounceMs: 25, snapshotQuietMs: 250, snapshotMaxMs: 3000 });
+export const defaultStreamTuning: Readonly<StreamTuning> = Object.freeze({ debounceMs: 25, snapshotQuietMs: 250, snapshotMaxMs: 3000, maxCutBackoffMs: 300_000 });
 
 /** Dependencies of {@link createLiveSubscription}. */
 export interface LiveSubscriptionDeps {
@@ -48,7 +51,8 @@ export interface LiveSubscription {
 }
 
 /**
- * Keeps ONE `/subscribe` stream open while anything is watched. Re-opens it on `reconnect`, after
+ * Keeps ONE `/subscribe` stream open while anything is watched. Re-opens it on `reconnect` (at once
+ * on a `cycle`, else after the server's `retryAfterMs`, backing off on repeated cuts), after
  * network loss (with exponential backoff and full jitter), when the watched set changes, and when a
  * stream outlives its announced `ttlMs` without a `reconnect` (a silently dead connection).
  */
@@ -58,6 +62,8 @@ export function createLiveSubscription(deps: LiveSubscriptionDeps): LiveSubscrip
   let source: EventSourceLike | undefined;
   let generation = 0;
   let failures = 0;
+  // Server cuts in a row (slow_consumer, resync_failed), until a stream lives to its `cycle`.
+  let cuts = 0;
   let closed = false;
   // The watched set the server refused (401/403/…): not retried until the set changes.
   let refusedKey: string | undefined;
@@ -202,8 +208,18 @@ export function createLiveSubscription(deps: LiveSubscriptionDeps): LiveSubscrip
         deps.onError(new UnauthorizedError(401, 'Unauthorized', 'The API key was revoked'));
         return;
       }
-      // A cycle: reconnect at once, the new stream starts with a fresh snapshot.
-      void open();
+      if (!payload || payload.reason === 'cycle') {
+        // A cycle: reconnect at once, the new stream starts with a fresh snapshot.
+        cuts = 0;
+        void open();
+        return;
+      }
+      // Wait as the server asks (a draining node spreads its clients over a window; a cut client
+      // waits a while), longer after repeated cuts; the new stream starts with a fresh snapshot.
+      if (CUT_REASONS.has(payload.reason)) cuts += 1;
+      const hint = typeof payload.retryAfterMs === 'number' && Number.isFinite(payload.retryAfterMs) ? payload.retryAfterMs : 0;
+      shut();
+      scheduleOpen(streamReconnectDelay(hint, cuts, { baseDelayMs: deps.retry.baseDelayMs, maxMs: deps.tuning.maxCutBackoffMs }, deps.clock.random));
     });
     es.addEventListener('error', (event) => {
       if (!current()) return;

@@ -118,6 +118,56 @@ describe('reactive mode', () => {
     client.close();
   });
 
+  it('waits the retryAfterMs of a shutdown or a cut before reconnecting, and backs off when cut again and again', async () => {
+    vi.useFakeTimers();
+    try {
+      const { client } = setup();
+      client.watchData('a', () => {});
+      await vi.advanceTimersByTimeAsync(10);
+      expect(FakeEventSource.instances).toHaveLength(1);
+      // A draining node: wait the spread-out hint, not a moment less.
+      latest().emit('connected', { connectionId: 'c1', ttlMs: 60_000 });
+      latest().emit('reconnect', { reason: 'shutdown', retryAfterMs: 3_000 });
+      expect(FakeEventSource.instances[0]!.closed).toBe(true);
+      await vi.advanceTimersByTimeAsync(2_990);
+      expect(FakeEventSource.instances).toHaveLength(1);
+      await vi.advanceTimersByTimeAsync(20);
+      expect(FakeEventSource.instances).toHaveLength(2);
+
+      // Cut as a slow consumer again and again: each wait is longer, never a loop.
+      const waits: number[] = [];
+      for (let cut = 0; cut < 4; cut++) {
+        const before = FakeEventSource.instances.length;
+        latest().emit('connected', { connectionId: `c${cut}`, ttlMs: 60_000 });
+        latest().emit('reconnect', { reason: 'slow_consumer', retryAfterMs: 1_000 });
+        let waited = 0;
+        while (FakeEventSource.instances.length === before) {
+          await vi.advanceTimersByTimeAsync(100);
+          waited += 100;
+          expect(waited).toBeLessThanOrEqual(60_000);
+        }
+        waits.push(waited);
+      }
+      expect(waits[0]).toBeGreaterThanOrEqual(1_000);
+      expect(waits[0]).toBeLessThanOrEqual(1_100);
+      expect(waits[2]).toBeGreaterThanOrEqual(2_000);
+      expect(waits[3]).toBeGreaterThanOrEqual(4_000);
+
+      // A stream that lives to its cycle resets the count: the next cut waits the hint only.
+      latest().emit('connected', { connectionId: 'ok', ttlMs: 60_000 });
+      latest().emit('reconnect', { reason: 'cycle' });
+      await vi.advanceTimersByTimeAsync(10);
+      const afterCycle = FakeEventSource.instances.length;
+      latest().emit('connected', { connectionId: 'again', ttlMs: 60_000 });
+      latest().emit('reconnect', { reason: 'slow_consumer', retryAfterMs: 1_000 });
+      await vi.advanceTimersByTimeAsync(1_010);
+      expect(FakeEventSource.instances).toHaveLength(afterCycle + 1);
+      client.close();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('reports an item missing from a new snapshot as deleted once the read API confirms it', async () => {
     const { client } = setup((ids) => ({ data: [], notFound: ids }));
     const items: WatchedItem[] = [];

@@ -99,4 +99,6 @@ export interface ItemDeleteEvent {
 /** Payload of a `reconnect` event; `reason` is `cycle`, `shutdown`, `key_revoked`, `slow_consumer`, … */
 export interface ReconnectEvent {
   reason: string;
+  /** How long the server asks the client to wait before reconnecting (shutdown, slow_consumer, resync_failed). */
+  retryAfterMs?: number;
 }

@@ -66,6 +66,13 @@ export const envSchema = z.object({
   ADMIN_REQUEST_TIMEOUT_MS: positiveMs(600_000),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: positiveMs(5_000),
   MAX_CONNECTIONS_PER_ADDRESS: count(1_000),
+  SHUTDOWN_RECONNECT_WINDOW_MS: z.coerce
+    .number({ error: 'must be a number of milliseconds' })
+    .int('must be a whole number of milliseconds')
+    .min(0, 'must be 0 or more')
+    .default(10_000),
+  MAX_STREAMS_PER_ADDRESS: z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').min(0, 'must be 0 (no cap) or more').default(500),
+  STREAM_BUFFER_BUDGET_MB: z.coerce.number({ error: 'must be a whole number of MiB' }).int('must be a whole number of MiB').positive('must be positive').default(64),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -53,6 +53,12 @@ export interface Config {
   readonly httpKeepAliveTimeoutMs: number;
   /** MAX_CONNECTIONS_PER_ADDRESS: concurrent connections per client address and port; 0 = no cap. */
   readonly maxConnectionsPerAddress: number;
+  /** Streams of a draining API node reconnect spread over this window (0: at once). */
+  readonly shutdownReconnectWindowMs: number;
+  /** Concurrent /subscribe streams per client address (IPv6: per /64) on one API node; 0 = no cap. */
+  readonly maxStreamsPerAddress: number;
+  /** Unsent bytes all streams of one API node may hold together before the largest are cut. */
+  readonly streamBufferBudgetBytes: number;
 }
 
 /** A configuration that cannot work. The message is one line naming the variable. */
@@ -193,5 +199,8 @@ export const loadConfig = (env: Readonly<Record<string, string | undefined>>, ro
     adminRequestTimeoutMs: values.ADMIN_REQUEST_TIMEOUT_MS,
     httpKeepAliveTimeoutMs: values.HTTP_KEEP_ALIVE_TIMEOUT_MS,
     maxConnectionsPerAddress: values.MAX_CONNECTIONS_PER_ADDRESS,
+    shutdownReconnectWindowMs: values.SHUTDOWN_RECONNECT_WINDOW_MS,
+    maxStreamsPerAddress: values.MAX_STREAMS_PER_ADDRESS,
+    streamBufferBudgetBytes: values.STREAM_BUFFER_BUDGET_MB * 1024 * 1024,
   });
 };

@@ -43,6 +43,9 @@ describe('loadConfig', () => {
       adminRequestTimeoutMs: 600_000,
       httpKeepAliveTimeoutMs: 5_000,
       maxConnectionsPerAddress: 1_000,
+      shutdownReconnectWindowMs: 10_000,
+      maxStreamsPerAddress: 500,
+      streamBufferBudgetBytes: 64 * 1024 * 1024,
     });
   });
 
@@ -80,6 +83,9 @@ describe('loadConfig', () => {
         ADMIN_REQUEST_TIMEOUT_MS: '60000',
         HTTP_KEEP_ALIVE_TIMEOUT_MS: '7000',
         MAX_CONNECTIONS_PER_ADDRESS: '0',
+        SHUTDOWN_RECONNECT_WINDOW_MS: '0',
+        MAX_STREAMS_PER_ADDRESS: '20',
+        STREAM_BUFFER_BUDGET_MB: '16',
       },
       'api',
       CWD,
@@ -109,6 +115,9 @@ describe('loadConfig', () => {
       adminRequestTimeoutMs: 60_000,
       httpKeepAliveTimeoutMs: 7_000,
       maxConnectionsPerAddress: 0,
+      shutdownReconnectWindowMs: 0,
+      maxStreamsPerAddress: 20,
+      streamBufferBudgetBytes: 16 * 1024 * 1024,
     });
   });
 
@@ -140,6 +149,9 @@ describe('loadConfig', () => {
     [{ MAX_CONNECTIONS_PER_ADDRESS: '-1' }, 'MAX_CONNECTIONS_PER_ADDRESS'],
     [{ MAX_CONNECTIONS_PER_ADDRESS: 'many' }, 'MAX_CONNECTIONS_PER_ADDRESS'],
     [{ HTTP_HEADERS_TIMEOUT_MS: '40000' }, 'HTTP_HEADERS_TIMEOUT_MS'],
+    [{ SHUTDOWN_RECONNECT_WINDOW_MS: '-1' }, 'SHUTDOWN_RECONNECT_WINDOW_MS'],
+    [{ MAX_STREAMS_PER_ADDRESS: 'many' }, 'MAX_STREAMS_PER_ADDRESS'],
+    [{ STREAM_BUFFER_BUDGET_MB: '0' }, 'STREAM_BUFFER_BUDGET_MB'],
   ])('refuses %j with one line naming %s', (env, variable) => {
     const error = errorOf(() => loadConfig(env, 'all-in-one', CWD));
     expect(error.variable).toBe(variable);

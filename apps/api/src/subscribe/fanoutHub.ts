@@ -1,10 +1,12 @@
-import { DEFAULT_PLAN, PLANS, RateLimitedError, ServiceUnavailableError } from '@pubstream/domain';
+import { DEFAULT_PLAN, PLANS, ServiceUnavailableError } from '@pubstream/domain';
 import type { ChangeMessage, ChangeStream, ChangeSubscription } from '@pubstream/change-stream';
 import type { ItemRecord, ReadModel } from '@pubstream/read-model';
 import { collectionPagePayload, STREAM_PAGE_QUERY } from './collectionPage.js';
+import { createReconnectHints, type ReconnectHints } from './reconnectHints.js';
 import type { SseConnection } from './sseConnection.js';
 import { HEARTBEAT_FRAME, itemDeleteFrame, itemUpdateFrame, type ReconnectReason } from './sseFrames.js';
 import { StreamSubscription, type PageDelta, type SubscriptionSnapshot } from './streamSubscription.js';
+import { watchUnsentBudget } from './unsentBudget.js';
 
 export interface HubLogger {
   info(details: object, message: string): void;
@@ -18,10 +20,23 @@ export interface FanoutHubOptions {
   readonly coalesceMs?: number;
   /** Interval of the `: ping` comment on every stream. Default 15 s. */
   readonly heartbeatMs?: number;
-  /** Most bytes of deltas a connection may hold while its snapshot is read. Default 1 MiB. */
+  /**
+   * Most bytes of deltas a connection may hold while its snapshot is read (a few milliseconds).
+   * They are the frames every subscriber shares, so this only guards against a read that never
+   * ends. Default 16 MiB.
+   */
   readonly maxBufferedBytes?: number;
   /** How long `drain` waits for connecting streams to settle. Default 5 s. */
   readonly drainTimeoutMs?: number;
+  /** Reconnect hints: `retryAfterMs` of cut streams and the spread of a drain. Default: no spread. */
+  readonly hints?: ReconnectHints;
+  /**
+   * Unsent bytes all streams of the process may hold together (socket buffers plus queued deltas);
+   * over it, the streams holding the most are cut as slow consumers. Default 64 MiB.
+   */
+  readonly unsentBudgetBytes?: number;
+  /** How often the budget is checked. Default 1 s. */
+  readonly budgetCheckMs?: number;
   readonly logger?: HubLogger;
 }
 
@@ -30,10 +45,6 @@ export interface OpenStreamParams {
   readonly keyHash: string;
   readonly dataIds: readonly string[];
   readonly slugs: readonly string[];
-  /** The per-key cap of the key's plan (PLANS[plan].maxStreamsPerKey). */
-  readonly maxStreamsPerKey: number;
-  /** Named in the 429 message. */
-  readonly planName: string;
 }
 
 export interface StreamSnapshot extends SubscriptionSnapshot {
@@ -72,9 +83,13 @@ export interface HubStats {
 export interface FanoutHub {
   /** Subscribes to the change stream (once per hub; later calls return the same promise). */
   start(): Promise<void>;
-  /** Registers a stream: synchronous, so the per-key cap cannot be raced. Throws 429 / 503. */
+  /** Registers a stream (the route has admitted it under the caps). Throws 503 while draining. */
   open(params: OpenStreamParams): HubStream;
-  /** Ends every stream with `reconnect {reason}` and refuses new ones; for a graceful stop. */
+  /**
+   * Ends every stream with `reconnect {reason}` and refuses new ones; for a graceful stop. Every
+   * stream ends at once, each with its own `retryAfterMs` (and `retry:`) spread over the shutdown
+   * window, so the node can exit while its clients come back spread out.
+   */
   drain(reason?: ReconnectReason): Promise<void>;
   /** Drains, then closes the change-stream subscription and timers. */
   close(): Promise<void>;
@@ -105,6 +120,8 @@ interface CollectionState {
   timer: NodeJS.Timeout | null;
   running: boolean;
   inflight: PageRead | null;
+  /** The last page read, so that a read finding the same page reuses its strings (see readPage). */
+  last: { json: string; frame: string } | null;
 }
 
 /** A page read that failed (read model down) is retried this much later. */
@@ -127,8 +144,10 @@ export const createFanoutHub = (options: FanoutHubOptions): FanoutHub => {
   const { readModel, changeStream, logger } = options;
   const coalesceMs = options.coalesceMs ?? 50;
   const heartbeatMs = options.heartbeatMs ?? 15_000;
-  const maxBufferedBytes = options.maxBufferedBytes ?? 1024 * 1024;
+  const maxBufferedBytes = options.maxBufferedBytes ?? 16 * 1024 * 1024;
   const drainTimeoutMs = options.drainTimeoutMs ?? 5_000;
+  const hints = options.hints ?? createReconnectHints({ shutdownWindowMs: 0 });
+  let stopBudget: (() => void) | null = null;
 
   const entries = new Set<Entry>();
   const byDataId = new Map<string, Set<Entry>>();
@@ -156,7 +175,7 @@ export const createFanoutHub = (options: FanoutHubOptions): FanoutHub => {
 
   const collectionState = (slug: string): CollectionState => {
     let state = collections.get(slug);
-    if (!state) collections.set(slug, (state = { dirtyAfter: null, timer: null, running: false, inflight: null }));
+    if (!state) collections.set(slug, (state = { dirtyAfter: null, timer: null, running: false, inflight: null, last: null }));
     return state;
   };
 
@@ -168,7 +187,11 @@ export const createFanoutHub = (options: FanoutHubOptions): FanoutHub => {
     pageReads++;
     const promise = readModel.getCollectionPage(slug, STREAM_PAGE_QUERY).then((result) => {
       const json = JSON.stringify({ collectionSlug: slug, data: collectionPagePayload(result), action: 'update' });
-      return { slug, seq: readSeq, json, frame: `event: update\ndata: ${json}\n\n`, missing: result === null };
+      // Streams keep the page they sent (and a slow one, the frame it has yet to send): a page read
+      // again unchanged shares the strings of the last read, so that a thousand snapshots of a big
+      // page taken at different moments hold it once, not a thousand times.
+      if (state.last?.json !== json) state.last = { json, frame: `event: update\ndata: ${json}\n\n` };
+      return { slug, seq: readSeq, json: state.last.json, frame: state.last.frame, missing: result === null };
     });
     const read = { seq: readSeq, promise };
     state.inflight = read;
@@ -215,10 +238,10 @@ export const createFanoutHub = (options: FanoutHubOptions): FanoutHub => {
     schedule(slug, state, coalesceMs);
   };
 
-  const endEntry = (entry: Entry, reason: ReconnectReason): void => {
+  const endEntry = (entry: Entry, reason: ReconnectReason, retryAfterMs = hints.retryAfterMs(reason)): void => {
     if (entry.removed) return;
     if (entry.connection) {
-      entry.connection.end(reason);
+      entry.connection.end(reason, retryAfterMs);
     } else if (entry.endedBeforeStart === null) {
       entry.endedBeforeStart = reason;
       entry.sub.close();
@@ -319,7 +342,7 @@ export const createFanoutHub = (options: FanoutHubOptions): FanoutHub => {
     entry.bufferedSince = seq;
     try {
       const snapshot = await readSnapshot(entry);
-      entry.sub.applySnapshot(snapshot, connection);
+      connection.snapshot(() => entry.sub.applySnapshot(snapshot, connection));
     } catch (error) {
       logger?.warn({ err: error }, 'stream re-sync failed; asking the client to reconnect');
       endEntry(entry, 'resync_failed');
@@ -355,6 +378,11 @@ export const createFanoutHub = (options: FanoutHubOptions): FanoutHub => {
     for (const entry of [...entries]) void resync(entry);
   };
 
+  /** The started streams with what each holds unsent, for the budget. */
+  function* liveConnections(): Generator<{ entry: Entry; boundedBytes: number }> {
+    for (const entry of entries) if (entry.connection && !entry.connection.ended) yield { entry, boundedBytes: entry.connection.boundedBytes };
+  }
+
   const hub: FanoutHub = {
     start() {
       started ??= (async () => {
@@ -363,19 +391,21 @@ export const createFanoutHub = (options: FanoutHubOptions): FanoutHub => {
           for (const entry of entries) if (entry.connection && entry.sub.state === 'live') entry.connection.write(HEARTBEAT_FRAME);
         }, heartbeatMs);
         heartbeat.unref();
+        stopBudget = watchUnsentBudget({
+          budgetBytes: options.unsentBudgetBytes ?? 64 * 1024 * 1024,
+          intervalMs: options.budgetCheckMs ?? 1_000,
+          holders: liveConnections,
+          cut: (over) => {
+            logger?.warn({ streams: over.length }, 'unsent bytes over the process budget: cutting the streams holding the most');
+            for (const { entry } of over) endEntry(entry, 'slow_consumer');
+          },
+        });
       })();
       return started;
     },
 
     open(params) {
       if (draining) throw new ServiceUnavailableError('This server is shutting down; reconnect to reach another one');
-      const open = byKey.get(params.keyId)?.size ?? 0;
-      if (open >= params.maxStreamsPerKey) {
-        throw new RateLimitedError(
-          `Too many concurrent streams for this API key: the ${params.planName} plan allows ${params.maxStreamsPerKey}. Close a stream before opening another.`,
-          null,
-        );
-      }
       const entry: Entry = {
         keyId: params.keyId,
         keyHash: params.keyHash,
@@ -405,7 +435,7 @@ export const createFanoutHub = (options: FanoutHubOptions): FanoutHub => {
             connection.end(entry.endedBeforeStart);
             return;
           }
-          entry.sub.applySnapshot(snapshot, connection);
+          connection.snapshot(() => entry.sub.applySnapshot(snapshot, connection));
         },
         cancel: () => remove(entry),
         get endedBeforeStart() {
@@ -416,7 +446,9 @@ export const createFanoutHub = (options: FanoutHubOptions): FanoutHub => {
 
     async drain(reason = 'shutdown') {
       draining = true;
-      for (const entry of [...entries]) endEntry(entry, reason);
+      const ending = [...entries];
+      const delays = reason === 'shutdown' ? hints.spreadOverWindow(ending.length) : [];
+      ending.forEach((entry, index) => endEntry(entry, reason, delays[index]));
       if (entries.size === 0) return;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, drainTimeoutMs);
@@ -432,6 +464,7 @@ export const createFanoutHub = (options: FanoutHubOptions): FanoutHub => {
     async close() {
       await hub.drain('shutdown');
       if (heartbeat) clearInterval(heartbeat);
+      stopBudget?.();
       for (const state of collections.values()) if (state.timer) clearTimeout(state.timer);
       await subscription?.close();
       subscription = null;

@@ -6,3 +6,7 @@ export * from './streamSubscription.js';
 export * from './subscribeQuery.js';
 export * from './subscribeRoute.js';
 export * from './hubMetrics.js';
+export * from './reconnectHints.js';
+export * from './streamAdmission.js';
+export * from './unsentBudget.js';
+export * from './addressBucket.js';

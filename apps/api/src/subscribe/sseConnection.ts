@@ -1,27 +1,42 @@
 import type { ServerResponse } from 'node:http';
 import { sharedFrameFlusher, type FrameFlusher } from './frameFlusher.js';
+import { FrameQueue, type FrameKind } from './frameQueue.js';
 import { reconnectFrame, type ReconnectReason } from './sseFrames.js';
 
 export interface SseConnectionOptions {
   /**
-   * Most bytes a connection may hold unsent (Node's socket buffer plus its own queue). A client
-   * that lets more pile up is cut with `reconnect {reason: "slow_consumer"}`.
+   * Most bytes of deltas a connection may hold unsent (Node's socket buffer plus the deltas queued
+   * behind it). A client that lets more pile up is cut with `reconnect {reason: "slow_consumer"}`.
+   * The snapshot is not counted (it is written with back-pressure), nor is one delta bigger than
+   * the bound (a large collection page), which is sent in slices like the snapshot.
    */
   readonly maxBufferedBytes: number;
   /** How long an ended stream may take to flush before its socket is destroyed. */
   readonly closeGraceMs: number;
   /** Paces the socket writes; the process's shared one by default. */
   readonly flusher?: FrameFlusher;
+  /** The `retryAfterMs` of a stream this connection cuts itself (slow_consumer). */
+  readonly retryAfterMs?: (reason: ReconnectReason) => number | undefined;
 }
 
 export interface SseConnection {
-  /** Queues a frame; a no-op once the stream has ended. */
+  /** Queues a delta, judged by the bound; a no-op once the stream has ended. */
   write(frame: string): void;
-  /** Ends the stream, sending `reconnect {reason}` first when a reason is given. Idempotent. */
-  end(reason: ReconnectReason | null): void;
-  /** Bytes not yet handed to the kernel (also while an ended stream flushes). */
+  /**
+   * Frames written by `apply` are a snapshot: sent in order with back-pressure (a slice at a time,
+   * each after the socket took the last) and never counted against the slow-consumer bound.
+   */
+  snapshot(apply: () => void): void;
+  /**
+   * Ends the stream, sending `reconnect {reason}` (with `retryAfterMs` and `retry:` when given)
+   * first when a reason is given. Idempotent.
+   */
+  end(reason: ReconnectReason | null, retryAfterMs?: number): void;
+  /** Bytes not yet handed to the kernel (also while an ended stream flushes), snapshot included. */
   readonly bufferedBytes: number;
-  /** The most bytes this connection ever held unsent: what the bound is checked against. */
+  /** What the bound judges: the socket's unsent bytes plus the deltas queued behind them. */
+  readonly boundedBytes: number;
+  /** The most bytes the bound ever judged on this connection. */
   readonly peakBufferedBytes: number;
   readonly ended: boolean;
   /** Set when the stream ended: the reason the server gave, or `client_closed`. */
@@ -68,13 +83,23 @@ const batchChunk = (frames: readonly string[]): Buffer => {
   return lastBatchChunk;
 };
 
+/** Most bytes handed to a socket in one write when a connection has much to send (a snapshot, a backlog). */
+export const SLICE_BYTES = 16 * 1024;
+
+const chunkOf = (text: string): Buffer => {
+  const bytes = Buffer.from(text);
+  return Buffer.concat([Buffer.from(`${bytes.length.toString(16)}\r\n`), bytes, Buffer.from('\r\n')]);
+};
+
 /**
- * Writes SSE frames to the response socket with a bounded queue. Frames are queued and written
- * together by the flusher's next pass (one socket write for all of them); after
- * back-pressure they wait until `drain`. When socket buffer + queue would exceed the bound, the
- * queue is dropped, `reconnect {reason: "slow_consumer"}` is written and the stream is ended; if it
- * cannot flush within the grace period the socket is destroyed. So one stuck client costs at most
- * about `maxBufferedBytes` plus one frame.
+ * Writes SSE frames to the response socket with a bounded queue (docs/subscriptions.md,
+ * "Bounded buffers"). Frames are queued and written together by the flusher's next pass (one
+ * socket write for all of them); after back-pressure they wait until `drain`. A snapshot, or a
+ * backlog over `SLICE_BYTES`, goes out a slice at a time, each after the socket took the last, so
+ * the socket never holds more than about one slice of it. Deltas are judged by the bound: when the
+ * socket's unsent bytes plus the deltas queued behind them would exceed it, the queue is dropped,
+ * `reconnect {reason: "slow_consumer", retryAfterMs}` is written and the stream is ended; if it
+ * cannot flush within the grace period the socket is destroyed.
  *
  * Once the headers are out, a chunked HTTP/1.1 response's body goes straight to its socket as
  * ready-made chunks (`rawChunks`): the same chunk bytes serve every subscriber of a pass, and the
@@ -86,8 +111,8 @@ export const createSseConnection = (res: ServerResponse, options: SseConnectionO
   res.flushHeaders();
   const socket = res.socket;
   const rawChunks = socket !== null && res.chunkedEncoding;
-  let queue: string[] = [];
-  let queuedBytes = 0;
+  const queue = new FrameQueue();
+  let inSnapshot = false;
   let waitingForDrain = false;
   let flushScheduled = false;
   let ended = false;
@@ -101,7 +126,7 @@ export const createSseConnection = (res: ServerResponse, options: SseConnectionO
    */
   let socketBytes = 0;
   const notePeak = (): void => {
-    const now = socketBytes + queuedBytes;
+    const now = socketBytes + queue.countedBytes;
     if (now > peak) peak = now;
   };
   const listeners: ((reason: ReconnectReason | 'client_closed') => void)[] = [];
@@ -112,18 +137,33 @@ export const createSseConnection = (res: ServerResponse, options: SseConnectionO
     for (const listener of callbacks) listener(endReason);
   };
 
-  /** Hands every queued frame to the socket in one write; `track` false for the closing write. */
-  const writeQueue = (track = true): void => {
-    if (queue.length === 0 || res.destroyed || res.writableEnded) return;
-    const accepted = rawChunks ? socket.write(batchChunk(queue)) : res.write(batchBytes(queue));
-    queue = [];
-    queuedBytes = 0;
-    if (!accepted) {
+  const afterWrite = (accepted: boolean, track: boolean): boolean => {
+    if (!accepted && !waitingForDrain) {
       waitingForDrain = true;
       (rawChunks ? socket : res).once('drain', onDrain);
     }
     socketBytes = res.writableLength;
     if (track) notePeak();
+    return accepted;
+  };
+
+  /**
+   * Hands queued frames to the socket: all at once when small (or one delta, whose bytes the
+   * subscribers of a pass share), else slice by slice while it takes them, so that what a socket
+   * holds of a snapshot or a backlog of its own is one slice at most.
+   */
+  const writeQueue = (track = true): void => {
+    if (queue.length === 0 || res.destroyed || res.writableEnded) return;
+    if (!queue.partial && (queue.bytes <= SLICE_BYTES || queue.singleDelta)) {
+      const frames = queue.takeAll();
+      afterWrite(rawChunks ? socket.write(batchChunk(frames)) : res.write(batchBytes(frames)), track);
+      return;
+    }
+    let accepted = true;
+    while (accepted && queue.length > 0) {
+      const slice = queue.takeSlice(SLICE_BYTES);
+      accepted = afterWrite(rawChunks ? socket.write(chunkOf(slice)) : res.write(Buffer.from(slice)), track);
+    }
   };
 
   const flush = (): void => {
@@ -137,32 +177,53 @@ export const createSseConnection = (res: ServerResponse, options: SseConnectionO
     if (!ended) writeQueue();
   }
 
-  const end = (reason: ReconnectReason | null): void => {
+  const end = (reason: ReconnectReason | null, retryAfterMs?: number): void => {
     if (ended) return;
     ended = true;
-    // Frames queued in this turn would have been written already had they not been batched
-    // (they fit the bound); frames held back by back-pressure are dropped.
-    if (waitingForDrain) queue = [];
-    // The queued frames were counted against the bound when queued; the last frame may exceed it.
-    if (reason !== null) queue.push(reconnectFrame(reason));
+    // A frame sent in part cannot be followed by another message: the stream just closes, and the
+    // client reconnects after its `retry:`. Frames queued in this turn would have been written
+    // already had they not been batched; frames held back by back-pressure, or a large remainder
+    // (a snapshot), are dropped: the client gets a fresh snapshot when it reconnects.
+    const partial = queue.partial;
+    if (waitingForDrain || partial || queue.bytes > SLICE_BYTES) queue.clear();
+    if (reason !== null && !partial) {
+      const frame = reconnectFrame(reason, retryAfterMs);
+      queue.push(frame, byteLengthOf(frame), 'snapshot');
+    }
+    // The closing write does not count toward the peak: the last frame may exceed the bound.
     writeQueue(false);
-    queue = [];
-    queuedBytes = 0;
+    queue.clear();
     if (reason !== null) endReason = reason;
     if (!res.destroyed && !res.writableEnded) res.end();
-    if (!res.writableFinished && !res.destroyed) {
-      graceTimer = setTimeout(() => res.destroy(), options.closeGraceMs);
-      graceTimer.unref();
-    }
+    closeSocket();
     finish(reason ?? 'client_closed');
   };
 
+  /**
+   * A stream's connection is never reused: once the response is out, the socket is closed, so the
+   * client's next request (its reconnection) opens a new connection, one that a load balancer can
+   * send to another node, and a client that stopped reading cannot keep the socket. If the client
+   * has not taken everything and closed within the grace period, the socket is destroyed.
+   */
+  const closeSocket = (): void => {
+    if (socket === null) {
+      if (!res.writableFinished && !res.destroyed) graceTimer = setTimeout(() => res.destroy(), options.closeGraceMs);
+    } else if (!socket.destroyed) {
+      if (res.writableFinished) socket.end();
+      else res.once('finish', () => socket.end());
+      graceTimer = setTimeout(() => socket.destroy(), options.closeGraceMs);
+      socket.once('close', () => clearTimeout(graceTimer ?? undefined));
+    }
+    graceTimer?.unref();
+  };
+
+  const cut = (): void => end('slow_consumer', options.retryAfterMs?.('slow_consumer'));
+
   res.on('close', () => {
-    if (graceTimer) clearTimeout(graceTimer);
+    if (socket === null && graceTimer) clearTimeout(graceTimer);
     if (!ended) {
       ended = true;
-      queue = [];
-      queuedBytes = 0;
+      queue.clear();
       finish('client_closed');
     }
   });
@@ -170,18 +231,18 @@ export const createSseConnection = (res: ServerResponse, options: SseConnectionO
   const write = (frame: string): void => {
     if (ended) return;
     const size = byteLengthOf(frame);
-    if (socketBytes + queuedBytes + size > options.maxBufferedBytes) {
+    let kind: FrameKind = inSnapshot ? 'snapshot' : 'delta';
+    if (kind === 'delta' && size > options.maxBufferedBytes) {
+      // A delta bigger than the bound by itself (a page of large items) is sent in slices like a
+      // snapshot; a second one behind it means the client does not keep up.
+      if (queue.oversize > 0) return cut();
+      kind = 'oversize';
+    } else if (kind === 'delta' && socketBytes + queue.countedBytes + size > options.maxBufferedBytes) {
       // Near the bound: look at what the socket really holds now before judging.
       socketBytes = res.writableLength;
-      const held = socketBytes + queuedBytes;
-      // A frame bigger than the bound still goes out alone on an empty buffer (one can be huge).
-      if (held > 0 && held + size > options.maxBufferedBytes) {
-        end('slow_consumer');
-        return;
-      }
+      if (socketBytes + queue.countedBytes + size > options.maxBufferedBytes) return cut();
     }
-    queue.push(frame);
-    queuedBytes += size;
+    queue.push(frame, size, kind);
     notePeak();
     if (!waitingForDrain && !flushScheduled) {
       flushScheduled = true;
@@ -191,9 +252,20 @@ export const createSseConnection = (res: ServerResponse, options: SseConnectionO
 
   return {
     write,
+    snapshot(apply) {
+      inSnapshot = true;
+      try {
+        apply();
+      } finally {
+        inSnapshot = false;
+      }
+    },
     end,
     get bufferedBytes() {
-      return res.destroyed ? 0 : res.writableLength + queuedBytes;
+      return res.destroyed ? 0 : res.writableLength + queue.bytes;
+    },
+    get boundedBytes() {
+      return res.destroyed ? 0 : res.writableLength + queue.countedBytes;
     },
     get peakBufferedBytes() {
       return peak;

@@ -13,11 +13,26 @@ export const HEARTBEAT_FRAME = ': ping\n\n';
 /** Why the server ends a stream; the client is expected to reconnect (and gets a fresh snapshot). */
 export type ReconnectReason = 'cycle' | 'shutdown' | 'key_revoked' | 'slow_consumer' | 'plan_changed' | 'resync_failed';
 
-/** The last message of a stream the server ends on purpose. */
-export const reconnectFrame = (reason: ReconnectReason): string => sseEvent('reconnect', { reason });
+/**
+ * The `retry:` field: how long an EventSource waits before it reconnects by itself after the
+ * connection closes (browsers and the `eventsource` package honour it). Part of the message it
+ * precedes; a message may carry it with its event.
+ */
+const retryLine = (retryMs: number | undefined): string => (retryMs === undefined ? '' : `retry: ${Math.max(0, Math.round(retryMs))}\n`);
 
-/** The first message of every stream. */
-export const connectedFrame = (connectionId: string, ttlMs: number): string => sseEvent('connected', { connectionId, ttlMs });
+/**
+ * The last message of a stream the server ends on purpose. With `retryAfterMs` (shutdown,
+ * slow_consumer, resync_failed) the client is asked to wait that long before reconnecting: in the
+ * payload for clients that read it, and as `retry:` for a plain EventSource.
+ */
+export const reconnectFrame = (reason: ReconnectReason, retryAfterMs?: number): string =>
+  retryAfterMs === undefined
+    ? sseEvent('reconnect', { reason })
+    : `${retryLine(retryAfterMs)}${sseEvent('reconnect', { reason, retryAfterMs: Math.round(retryAfterMs) })}`;
+
+/** The first message of every stream; `retryMs` (jittered per stream) becomes its `retry:` line. */
+export const connectedFrame = (connectionId: string, ttlMs: number, retryMs?: number): string =>
+  `${retryLine(retryMs)}${sseEvent('connected', { connectionId, ttlMs })}`;
 
 /**
  * An item update. `version` (the item stream's revision) is an addition to the specification's

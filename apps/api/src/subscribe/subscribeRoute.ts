@@ -1,10 +1,13 @@
 import type { Context, Middleware } from 'koa';
 import { ForbiddenError, NotFoundError, PLANS, ServiceUnavailableError, UnauthorizedError } from '@pubstream/domain';
+import type { PublicAccess } from '../publicAccess.js';
 import type { KeyRecord, PlanRecord } from '@pubstream/read-model';
-import type { FanoutHub } from './fanoutHub.js';
+import type { FanoutHub, HubStream } from './fanoutHub.js';
+import type { ReconnectHints } from './reconnectHints.js';
+import type { StreamAdmission } from './streamAdmission.js';
 import { createSseConnection } from './sseConnection.js';
 import { connectedFrame, type ReconnectReason } from './sseFrames.js';
-import { parseSubscribeQuery } from './subscribeQuery.js';
+import { parseSubscribeQuery, type SubscribeQuery } from './subscribeQuery.js';
 
 export const REACTIVE_MODE_REQUIRED = 'Real-time subscriptions require a plan with reactive mode (Business or higher)';
 
@@ -21,35 +24,29 @@ export interface SubscribeConfig {
   readonly maxStreamsPerKey?: number;
 }
 
+/** The shared access checks of every public route (apps/api/src/publicAccess.ts). */
+export type SubscribeAccess = Pick<PublicAccess, 'authorizeRequest' | 'consumeRate' | 'recordUsage'>;
+
 export interface SubscribeRouteDeps {
   /**
-   * The shared key check of every public route: 401 `Invalid API key` for a missing, malformed,
-   * unknown or deleted key, 403 `Domain not allowed for this API key` for a refused domain.
-   * `corsOrigin` (as libs/access `authorizeKey` gives it) is echoed in Access-Control-Allow-Origin;
-   * when it is not given, the request's Origin is (authorize accepted it).
+   * The key, domain and CORS check of every public route, with the key from the `apiKey` query
+   * parameter: 401/403 carry `Vary: Origin` like every route, and once the key allows the
+   * request's origin, every later refusal (403 plan, 429, 400, 404) carries its CORS headers too.
+   * `consumeRate` counts this connection against the key's rate limit (429); `recordUsage` is the
+   * one metered call of the connection cycle (once the stream has started).
    */
-  authorize(params: {
-    apiKey: string | undefined;
-    origin: string | undefined;
-    referer: string | undefined;
-  }): Promise<{ key: KeyRecord; plan: PlanRecord; corsOrigin?: string | null }>;
-  /**
-   * Counts this connection against the key's rate limit: sets the X-RateLimit-* headers on `ctx`
-   * and throws RateLimitedError (429) when over. Omit to skip rate limiting.
-   */
-  consumeRate?(ctx: Context, key: KeyRecord, plan: PlanRecord): Promise<void>;
-  /** The one metered call of this connection cycle (called once the stream has started). */
-  recordUsage(keyId: string): void | Promise<void>;
+  readonly access: SubscribeAccess;
   readonly hub: FanoutHub;
+  /** The per-key (all nodes) and per-address caps on concurrent streams. */
+  readonly admission: StreamAdmission;
+  /** `retry:` of new streams, `retryAfterMs` of cut ones. */
+  readonly hints: ReconnectHints;
   readonly config: SubscribeConfig;
   /** Connection ids. */
   newId(): string;
   /** For the TTL jitter; Math.random by default. */
   random?(): number;
-  readonly logger?: { warn(details: object, message: string): void };
 }
-
-const first = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
 
 const errorForEarlyEnd = (reason: ReconnectReason): Error => {
   switch (reason) {
@@ -64,28 +61,62 @@ const errorForEarlyEnd = (reason: ReconnectReason): Error => {
   }
 };
 
+/** The client closed its connection while the stream was being prepared: nothing to answer. */
+class ClientGoneError extends Error {}
+
+const STREAM_HEADERS = {
+  'Content-Type': 'text/event-stream; charset=utf-8',
+  'Cache-Control': 'no-cache, no-transform',
+  Connection: 'keep-alive',
+  'X-Accel-Buffering': 'no',
+};
+
 /**
  * GET /subscribe: a Koa middleware streaming Server-Sent Events (docs/subscriptions.md). Every
  * refusal is thrown as a PubstreamError before the first byte, for the app's error middleware to
  * render as JSON; once the snapshot is read, the response is written straight to the socket.
  */
 export const createSubscribeRoute = (deps: SubscribeRouteDeps): Middleware => {
-  const { hub, config } = deps;
+  const { hub, config, access, hints } = deps;
   const random = deps.random ?? Math.random;
   const jitter = config.ttlJitter ?? 0.1;
   const maxBufferedBytes = config.maxBufferedBytes ?? 1024 * 1024;
   const closeGraceMs = config.closeGraceMs ?? 5_000;
 
-  return async function subscribe(ctx: Context): Promise<void> {
-    const origin = ctx.get('Origin') || undefined;
-    const { key, plan, corsOrigin } = await deps.authorize({
-      apiKey: first(ctx.query.apiKey),
-      origin,
-      referer: ctx.get('Referer') || undefined,
+  /**
+   * Admits the stream under the caps, registers it in the hub and reads its snapshot; any refusal
+   * gives back what was taken. Resolves with null when the client went away meanwhile.
+   */
+  const prepare = async (ctx: Context, grant: { key: KeyRecord; plan: PlanRecord }, query: SubscribeQuery, connectionId: string) => {
+    const { key, plan } = grant;
+    const release = await deps.admission.admit({
+      address: ctx.req.socket.remoteAddress ?? '',
+      keyId: key.keyId,
+      streamId: connectionId,
+      limit: Math.min(PLANS[plan.plan].maxStreamsPerKey, config.maxStreamsPerKey ?? Number.POSITIVE_INFINITY),
+      planName: plan.plan,
     });
-    const limits = PLANS[plan.plan];
-    if (!limits.reactive) throw new ForbiddenError(REACTIVE_MODE_REQUIRED);
-    if (deps.consumeRate) await deps.consumeRate(ctx, key, plan);
+    let stream: HubStream | undefined;
+    try {
+      // Registered before the snapshot is read: every delta from here on is buffered (docs/subscriptions.md, hand-off).
+      stream = hub.open({ keyId: key.keyId, keyHash: key.keyHash, dataIds: query.dataIds, slugs: query.collections });
+      const snapshot = await stream.readSnapshot();
+      if (stream.endedBeforeStart !== null) throw errorForEarlyEnd(stream.endedBeforeStart);
+      if (snapshot.missingSlugs.length > 0) throw new NotFoundError(`Collection not found: ${snapshot.missingSlugs.join(', ')}`);
+      if (ctx.req.socket.destroyed || ctx.res.destroyed) throw new ClientGoneError();
+      return { stream, snapshot, release };
+    } catch (error) {
+      stream?.cancel();
+      release();
+      if (error instanceof ClientGoneError) return null;
+      throw error;
+    }
+  };
+
+  return async function subscribe(ctx: Context): Promise<void> {
+    const grant = await access.authorizeRequest(ctx, 'query');
+    if (!PLANS[grant.plan.plan].reactive) throw new ForbiddenError(REACTIVE_MODE_REQUIRED);
+    await access.consumeRate(ctx, grant.key, grant.plan);
     const query = parseSubscribeQuery({ collections: ctx.query.collections, dataIds: ctx.query.dataIds });
 
     if (ctx.method === 'HEAD') {
@@ -97,68 +128,31 @@ export const createSubscribeRoute = (deps: SubscribeRouteDeps): Middleware => {
     }
 
     await hub.start();
-    // Registered before the snapshot is read: every delta from here on is buffered (DESIGN.md §6).
-    const stream = hub.open({
-      keyId: key.keyId,
-      keyHash: key.keyHash,
-      dataIds: query.dataIds,
-      slugs: query.collections,
-      maxStreamsPerKey: Math.min(limits.maxStreamsPerKey, config.maxStreamsPerKey ?? Number.POSITIVE_INFINITY),
-      planName: plan.plan,
-    });
-    let snapshot;
-    try {
-      snapshot = await stream.readSnapshot();
-    } catch (error) {
-      stream.cancel();
-      throw error;
-    }
-    if (stream.endedBeforeStart !== null) {
-      stream.cancel();
-      throw errorForEarlyEnd(stream.endedBeforeStart);
-    }
-    if (snapshot.missingSlugs.length > 0) {
-      stream.cancel();
-      throw new NotFoundError(`Collection not found: ${snapshot.missingSlugs.join(', ')}`);
-    }
-    const res = ctx.res;
-    const socket = ctx.req.socket;
-    if (socket.destroyed || res.destroyed) {
-      stream.cancel();
-      return;
-    }
+    const connectionId = deps.newId();
+    const prepared = await prepare(ctx, grant, query, connectionId);
+    if (prepared === null) return;
+    const { stream, snapshot, release } = prepared;
 
     // From here Koa stays out of the way: no buffering, no body handling. The status is set on
-    // ctx too so that logging and metrics middleware see 200, not Koa's default 404.
+    // ctx too so that logging and metrics middleware see 200, not Koa's default 404. Headers set
+    // on ctx (Vary, CORS, rate limits) are already on the response and go out with these.
+    const res = ctx.res;
+    const socket = ctx.req.socket;
     ctx.status = 200;
     ctx.respond = false;
     socket.setTimeout(0);
     socket.setNoDelay(true);
     socket.setKeepAlive(true);
-    const headers: Record<string, string> = {
-      'Content-Type': 'text/event-stream; charset=utf-8',
-      'Cache-Control': 'no-cache, no-transform',
-      Connection: 'keep-alive',
-      'X-Accel-Buffering': 'no',
-      Vary: 'Origin',
-    };
-    // authorize() has accepted this origin for the key; without an Origin there is no CORS to answer.
-    const allowOrigin = corsOrigin === undefined ? origin : corsOrigin;
-    if (allowOrigin) headers['Access-Control-Allow-Origin'] = allowOrigin;
-    res.writeHead(200, headers);
+    res.writeHead(200, STREAM_HEADERS);
 
-    const connection = createSseConnection(res, { maxBufferedBytes, closeGraceMs });
+    const connection = createSseConnection(res, { maxBufferedBytes, closeGraceMs, retryAfterMs: hints.retryAfterMs });
+    connection.onEnd(release);
     const ttlMs = Math.max(1, Math.round(config.streamTtlMs * (1 + (random() * 2 - 1) * jitter)));
-    connection.write(connectedFrame(deps.newId(), ttlMs));
+    connection.snapshot(() => connection.write(connectedFrame(connectionId, ttlMs, hints.streamRetryMs())));
     stream.attach(connection, snapshot);
     const cycle = setTimeout(() => connection.end('cycle'), ttlMs);
     cycle.unref();
     connection.onEnd(() => clearTimeout(cycle));
-
-    try {
-      await deps.recordUsage(key.keyId);
-    } catch (error) {
-      deps.logger?.warn({ err: error, keyId: key.keyId }, 'recording usage of a stream failed');
-    }
+    access.recordUsage(grant.key.keyId);
   };
 };

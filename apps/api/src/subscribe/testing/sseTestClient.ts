@@ -15,6 +15,8 @@ export interface SseTestClient {
   readonly events: ReceivedEvent[];
   /** Every comment line so far (heartbeats). */
   readonly comments: string[];
+  /** Every `retry:` value so far, and how many events had arrived when each came. */
+  readonly retries: { readonly ms: number; readonly afterEvents: number }[];
   /** The raw body of a response that is not an event stream (error JSON). */
   body(): Promise<string>;
   /** The first event (from the start) matching, waiting for it if need be. */
@@ -38,6 +40,7 @@ export const openSse = (url: string, headers: Record<string, string> = {}, timeo
     const request = http.get(url, { headers: { Accept: 'text/event-stream', ...headers }, agent: false }, (res) => {
       const events: ReceivedEvent[] = [];
       const comments: string[] = [];
+      const retries: { ms: number; afterEvents: number }[] = [];
       const waiters = new Set<() => void>();
       let ended = false;
       let raw = '';
@@ -46,6 +49,9 @@ export const openSse = (url: string, headers: Record<string, string> = {}, timeo
         onEvent: (message) => {
           events.push({ event: message.event ?? 'message', data: JSON.parse(message.data) });
           for (const wake of [...waiters]) wake();
+        },
+        onRetry: (ms) => {
+          retries.push({ ms, afterEvents: events.length });
         },
         onComment: (comment) => {
           comments.push(comment);
@@ -73,6 +79,7 @@ export const openSse = (url: string, headers: Record<string, string> = {}, timeo
         headers: res.headers,
         events,
         comments,
+        retries,
         body: () => endedPromise.then(() => raw),
         waitFor(predicate, what = 'event') {
           return new Promise((found, fail) => {

@@ -2,11 +2,17 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import Koa from 'koa';
-import { DEFAULT_PLAN, NotFoundError, RateLimitedError, STATUS_TEXT, isPubstreamError, type KeyType, type PlanName } from '@pubstream/domain';
+import { NotFoundError, type KeyType, type PlanName } from '@pubstream/domain';
 import { createMemoryReadModel, type ReadModel, type ReadModelOp } from '@pubstream/read-model';
 import { createInProcessChangeStream, type ChangeMessage, type ChangeStream } from '@pubstream/change-stream';
-import { authorizeKey, generateApiKey, hashApiKey } from '@pubstream/access';
+import { createMemoryRateLimiter, createMemoryStreamSlots, generateApiKey, hashApiKey, type StreamSlots } from '@pubstream/access';
+import { errorMiddleware } from '@pubstream/http';
+import { createLogger } from '@pubstream/observability';
+import { corsPreflight } from '../../http/cors.js';
+import { createPublicAccess } from '../../publicAccess.js';
 import { createFanoutHub, type FanoutHub, type FanoutHubOptions } from '../fanoutHub.js';
+import { createReconnectHints } from '../reconnectHints.js';
+import { createStreamAdmission, type StreamAdmission } from '../streamAdmission.js';
 import { createSubscribeRoute, type SubscribeConfig } from '../subscribeRoute.js';
 
 export interface SubscribeTestWorldOptions extends Partial<SubscribeConfig> {
@@ -22,6 +28,14 @@ export interface SubscribeTestWorldOptions extends Partial<SubscribeConfig> {
    * that writes land and their messages arrive while a snapshot is in flight.
    */
   readonly slowReadsMs?: number;
+  /** SHUTDOWN_RECONNECT_WINDOW_MS of the hub's drain. Default 0. */
+  readonly shutdownReconnectWindowMs?: number;
+  /** MAX_STREAMS_PER_ADDRESS. Default 0 (no cap). */
+  readonly maxStreamsPerAddress?: number;
+  /** The per-key cap's slots; default in memory (this world alone). */
+  readonly streamSlots?: StreamSlots;
+  /** How often this world's node refreshes its slots. */
+  readonly slotHeartbeatMs?: number;
 }
 
 const withSlowReads = (readModel: ReadModel, maxDelayMs: number): FanoutHubOptions['readModel'] => {
@@ -43,6 +57,7 @@ export interface SubscribeTestWorld {
   readonly readModel: ReadModel;
   readonly changeStream: ChangeStream;
   readonly hub: FanoutHub;
+  readonly admission: StreamAdmission;
   /** Usage recorded per key id (one per connection cycle). */
   readonly usage: Map<string, number>;
   subscribeUrl(params: Record<string, string | undefined>): string;
@@ -69,7 +84,9 @@ export const createSubscribeTestWorld = async (options: SubscribeTestWorldOption
   const readModel = options.readModel ?? createMemoryReadModel();
   const changeStream = createInProcessChangeStream();
   let gapHandler: ((reason: string) => void) | undefined;
+  const hints = createReconnectHints({ shutdownWindowMs: options.shutdownReconnectWindowMs ?? 0 });
   const hub = createFanoutHub({
+    hints,
     readModel: options.slowReadsMs ? withSlowReads(readModel, options.slowReadsMs) : readModel,
     changeStream: {
       subscribe: (handlers) => {
@@ -98,19 +115,29 @@ export const createSubscribeTestWorld = async (options: SubscribeTestWorldOption
     if (publish) await changeStream.publish(messages(pos));
   };
 
+  const now = (): Date => new Date();
+  const access = createPublicAccess({
+    readModel,
+    changeStream,
+    rateLimiter: createMemoryRateLimiter({ window: 'minute', now }),
+    usage: {
+      record: (keyId) => void usage.set(keyId, (usage.get(keyId) ?? 0) + 1),
+      flush: async () => {},
+      close: async () => {},
+    },
+    config: { acceptTestKeys: true, requireBrowserOrigin: false, cacheTtlMs: 0 },
+  });
+  await access.start();
+  const admission = createStreamAdmission({
+    slots: options.streamSlots ?? createMemoryStreamSlots(),
+    maxStreamsPerAddress: options.maxStreamsPerAddress ?? 0,
+    heartbeatMs: options.slotHeartbeatMs,
+  });
   const route = createSubscribeRoute({
-    authorize: async ({ apiKey, origin, referer }) => {
-      const grant = await authorizeKey(
-        { apiKey, origin, referer },
-        { getKey: (hash) => readModel.getKeyByHash(hash), acceptTestKeys: true, requireBrowserOrigin: false },
-      );
-      const plan = (await readModel.getPlan()) ?? { plan: DEFAULT_PLAN, monthlyQuota: null, version: 0 };
-      return { key: grant.key, plan, corsOrigin: grant.corsOrigin };
-    },
-    recordUsage: (keyId) => {
-      usage.set(keyId, (usage.get(keyId) ?? 0) + 1);
-    },
+    access,
     hub,
+    admission,
+    hints,
     config: {
       streamTtlMs: options.streamTtlMs ?? 300_000,
       maxStreamsPerKey: options.maxStreamsPerKey,
@@ -121,17 +148,10 @@ export const createSubscribeTestWorld = async (options: SubscribeTestWorldOption
     newId: randomUUID,
   });
 
+  // The API app's own error rendering and preflight, so refusals look as they do in production.
   const app = new Koa();
-  app.use(async (ctx, next) => {
-    try {
-      await next();
-    } catch (error) {
-      const status = isPubstreamError(error) ? error.status : 500;
-      if (error instanceof RateLimitedError && error.retryAfterSeconds !== null) ctx.set('Retry-After', String(error.retryAfterSeconds));
-      ctx.status = status;
-      ctx.body = { error: STATUS_TEXT[status] ?? 'Error', message: isPubstreamError(error) && error.expose ? error.message : (STATUS_TEXT[status] ?? 'Error') };
-    }
-  });
+  app.use(errorMiddleware({ logger: createLogger({ level: 'silent', name: 'subscribe-test' }) }));
+  app.use(corsPreflight());
   app.use(async (ctx, next) => {
     if (ctx.path === '/subscribe' && (ctx.method === 'GET' || ctx.method === 'HEAD')) return route(ctx, next);
     throw new NotFoundError('Route not found');
@@ -139,13 +159,14 @@ export const createSubscribeTestWorld = async (options: SubscribeTestWorldOption
   const server: Server = app.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const now = (): string => new Date().toISOString();
+  const stamp = (): string => new Date().toISOString();
 
   return {
     url,
     readModel,
     changeStream,
     hub,
+    admission,
     usage,
     subscribeUrl(params) {
       const query = new URLSearchParams();
@@ -154,7 +175,7 @@ export const createSubscribeTestWorld = async (options: SubscribeTestWorldOption
     },
     async putCollection(slug) {
       const version = nextVersion(`collection-${slug}`);
-      const at = now();
+      const at = stamp();
       await write([{ kind: 'collection.put', collection: { slug, name: slug, sortableFields: [], createdAt: at, updatedAt: at, version } }], (pos) => [
         { kind: 'collection', action: 'update', slug, version, position: pos },
       ]);
@@ -169,7 +190,7 @@ export const createSubscribeTestWorld = async (options: SubscribeTestWorldOption
     async putItem(slug, dataId, data, putOptions = {}) {
       const version = nextVersion(`item-${dataId}`);
       const existing = await readModel.getItem(dataId);
-      const at = now();
+      const at = stamp();
       const item = { id: existing?.id ?? randomUUID(), dataId, collectionId: slug, data, createdAt: existing?.createdAt ?? at, updatedAt: at, version };
       await write(
         [{ kind: 'item.put', item }],
@@ -196,7 +217,7 @@ export const createSubscribeTestWorld = async (options: SubscribeTestWorldOption
         [
           {
             kind: 'key.put',
-            key: { keyId, keyHash, name: 'test', type, last4: apiKey.slice(-4), allowedDomains: keyOptions.allowedDomains ?? ['app.example.com'], rateLimit: 1000, createdAt: now(), version },
+            key: { keyId, keyHash, name: 'test', type, last4: apiKey.slice(-4), allowedDomains: keyOptions.allowedDomains ?? ['app.example.com'], rateLimit: 1000, createdAt: stamp(), version },
           },
         ],
         (pos) => [{ kind: 'key', action: 'update', keyId, keyHash, version, position: pos }],
@@ -215,6 +236,8 @@ export const createSubscribeTestWorld = async (options: SubscribeTestWorldOption
     openSockets: () => new Promise((resolve, reject) => server.getConnections((error, count) => (error ? reject(error) : resolve(count)))),
     async close() {
       await hub.close();
+      admission.close();
+      await access.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await changeStream.close();

@@ -1,0 +1,65 @@
+import { DEFAULT_STREAM_SLOT_TTL_MS, type StreamSlots } from './streamSlots.js';
+
+/** Slots shared by the "nodes" of one process: key id → slot → expiry (ms). */
+export interface MemoryStreamSlotStore {
+  readonly keys: Map<string, Map<string, number>>;
+}
+
+export const createMemoryStreamSlotStore = (): MemoryStreamSlotStore => ({ keys: new Map() });
+
+let nodes = 0;
+
+/**
+ * Stream slots in memory, for the embedded profile (one process). Same semantics as the Redis
+ * adapter, expiry included, so that both pass one contract suite; `now` in milliseconds.
+ */
+export const createMemoryStreamSlots = (
+  options: { store?: MemoryStreamSlotStore; ttlMs?: number; now?: () => number; nodeId?: string } = {},
+): StreamSlots => {
+  const store = options.store ?? createMemoryStreamSlotStore();
+  const ttlMs = options.ttlMs ?? DEFAULT_STREAM_SLOT_TTL_MS;
+  const now = options.now ?? Date.now;
+  const nodeId = options.nodeId ?? `memory-${++nodes}`;
+  const held = new Map<string, Set<string>>();
+  const member = (streamId: string): string => `${nodeId}:${streamId}`;
+
+  const live = (keyId: string): Map<string, number> => {
+    let slots = store.keys.get(keyId);
+    if (!slots) store.keys.set(keyId, (slots = new Map()));
+    const at = now();
+    for (const [slot, expiresAt] of slots) if (expiresAt <= at) slots.delete(slot);
+    return slots;
+  };
+
+  return {
+    async acquire(keyId, streamId, limit) {
+      const slots = live(keyId);
+      const name = member(streamId);
+      if (!slots.has(name) && slots.size >= limit) return false;
+      slots.set(name, now() + ttlMs);
+      let mine = held.get(keyId);
+      if (!mine) held.set(keyId, (mine = new Set()));
+      mine.add(streamId);
+      return true;
+    },
+    async release(keyId, streamId) {
+      const mine = held.get(keyId);
+      mine?.delete(streamId);
+      if (mine?.size === 0) held.delete(keyId);
+      const slots = store.keys.get(keyId);
+      slots?.delete(member(streamId));
+      if (slots?.size === 0) store.keys.delete(keyId);
+    },
+    async refresh() {
+      for (const [keyId, streams] of held) {
+        const slots = live(keyId);
+        for (const streamId of streams) slots.set(member(streamId), now() + ttlMs);
+      }
+    },
+    async count(keyId) {
+      const size = live(keyId).size;
+      if (size === 0) store.keys.delete(keyId);
+      return size;
+    },
+  };
+};
