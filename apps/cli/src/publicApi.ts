@@ -55,7 +55,7 @@ export const createPublicApi = async (deps: {
     logger: deps.logger,
     now: deps.now,
     metrics: deps.metrics,
-    streams: { hub, admission, hints, config: { streamTtlMs: config.streamTtlMs }, newId: randomUUID },
+    streams: { hub, admission, hints, config: { streamTtlMs: config.streamTtlMs, maxStreamsPerKey: config.maxStreamsPerKey ?? undefined }, newId: randomUUID },
   });
   return {
     callback: api.callback(),

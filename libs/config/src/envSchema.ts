@@ -71,7 +71,9 @@ export const envSchema = z.object({
     .int('must be a whole number of milliseconds')
     .min(0, 'must be 0 or more')
     .default(10_000),
-  MAX_STREAMS_PER_ADDRESS: z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').min(0, 'must be 0 (no cap) or more').default(500),
+  MAX_STREAMS_PER_ADDRESS: count(500),
+  /** An operator's cap on concurrent streams per key, below the plan's; 0 = the plan's cap. */
+  MAX_STREAMS_PER_KEY: count(0),
   STREAM_BUFFER_BUDGET_MB: z.coerce.number({ error: 'must be a whole number of MiB' }).int('must be a whole number of MiB').positive('must be positive').default(64),
 });
 

@@ -57,6 +57,8 @@ export interface Config {
   readonly shutdownReconnectWindowMs: number;
   /** Concurrent /subscribe streams per client address (IPv6: per /64) on one API node; 0 = no cap. */
   readonly maxStreamsPerAddress: number;
+  /** MAX_STREAMS_PER_KEY: concurrent streams per key across every API node, below the plan's cap; null = the plan's. */
+  readonly maxStreamsPerKey: number | null;
   /** Unsent bytes all streams of one API node may hold together before the largest are cut. */
   readonly streamBufferBudgetBytes: number;
 }
@@ -201,6 +203,7 @@ export const loadConfig = (env: Readonly<Record<string, string | undefined>>, ro
     maxConnectionsPerAddress: values.MAX_CONNECTIONS_PER_ADDRESS,
     shutdownReconnectWindowMs: values.SHUTDOWN_RECONNECT_WINDOW_MS,
     maxStreamsPerAddress: values.MAX_STREAMS_PER_ADDRESS,
+    maxStreamsPerKey: values.MAX_STREAMS_PER_KEY === 0 ? null : values.MAX_STREAMS_PER_KEY,
     streamBufferBudgetBytes: values.STREAM_BUFFER_BUDGET_MB * 1024 * 1024,
   });
 };

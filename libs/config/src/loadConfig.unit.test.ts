@@ -45,6 +45,7 @@ describe('loadConfig', () => {
       maxConnectionsPerAddress: 1_000,
       shutdownReconnectWindowMs: 10_000,
       maxStreamsPerAddress: 500,
+      maxStreamsPerKey: null,
       streamBufferBudgetBytes: 64 * 1024 * 1024,
     });
   });
@@ -85,6 +86,7 @@ describe('loadConfig', () => {
         MAX_CONNECTIONS_PER_ADDRESS: '0',
         SHUTDOWN_RECONNECT_WINDOW_MS: '0',
         MAX_STREAMS_PER_ADDRESS: '20',
+        MAX_STREAMS_PER_KEY: '3',
         STREAM_BUFFER_BUDGET_MB: '16',
       },
       'api',
@@ -117,6 +119,7 @@ describe('loadConfig', () => {
       maxConnectionsPerAddress: 0,
       shutdownReconnectWindowMs: 0,
       maxStreamsPerAddress: 20,
+      maxStreamsPerKey: 3,
       streamBufferBudgetBytes: 16 * 1024 * 1024,
     });
   });
