@@ -1,5 +1,5 @@
 import { compareSortEntries, type SortKey } from './sortKeys.js';
-import type { SortOrder } from './readModel.js';
+import type { SortOrder } from '../readModel.js';
 
 /**
  * One sort order over a collection's items, in memory. Keeps each item's sort key always; keeps
