@@ -1,4 +1,6 @@
-import type { CollectionRecord, ItemRecord, ReadModelOp, SortOrder } from '../readModel.js';
+import type { ReadModelOp } from '../projectionStore.js';
+import type { SortOrder } from '../readModel.js';
+import type { CollectionRecord, ItemRecord } from '../records.js';
 
 /**
  * The simplest model of the port's write and sort rules, for property tests: plain maps, a full
