@@ -1,22 +1,22 @@
 import type { EventStore, RecordedEvent } from '@pubstream/event-store';
-import type { ReadModel } from '@pubstream/read-model';
-import { compareReadModels, type ReadModelDifference } from './compareReadModels.js';
+import { compareReadModels, type ComparedStores, type ReadModelDifference } from './compareReadModels.js';
 import { decodeEvents } from './decodeEvents.js';
 import { projectBatch } from './projectBatch.js';
 import { publishedCheckpointName } from './projector.js';
+import type { ProjectorStores } from './projectorStores.js';
 import { PROJECTIONS, type Projection } from './projections/index.js';
 import type { ProgressReporter, RebuildProgress } from './rebuildProgress.js';
 
 export interface RebuildOptions {
   readonly eventStore: EventStore;
   /**
-   * The new generation to build into (a Redis read model under a new namespace, a fresh memory
-   * read model). Its own checkpoint makes the rebuild resumable: run it again on the same target
-   * after a crash and it continues where it stopped.
+   * The new generation to build into (Redis stores under a new namespace, fresh memory stores).
+   * Its own checkpoint makes the rebuild resumable: run it again on the same target after a
+   * crash and it continues where it stopped.
    */
-  readonly target: ReadModel;
-  /** The live read model, for `dryRun` comparison. */
-  readonly live?: ReadModel;
+  readonly target: ProjectorStores & ComparedStores;
+  /** The live stores, for `dryRun` comparison. */
+  readonly live?: ComparedStores;
   /** Compare the rebuilt generation with `live` and report the differences. */
   readonly dryRun?: boolean;
   /** Only these projections (by name); all of the registry by default. */
@@ -66,7 +66,7 @@ export const rebuildReadModels = async (options: RebuildOptions): Promise<Rebuil
   const unknown = (options.only ?? []).filter((name) => !registry.some((p) => p.name === name));
   if (unknown.length > 0) throw new Error(`Unknown projection(s): ${unknown.join(', ')}; known: ${registry.map((p) => p.name).join(', ')}`);
 
-  const resumedFrom = await target.getCheckpoint(checkpointName);
+  const resumedFrom = await target.projections.getCheckpoint(checkpointName);
   let position = resumedFrom;
   let head = await eventStore.headPosition();
   let events = 0;
@@ -89,7 +89,7 @@ export const rebuildReadModels = async (options: RebuildOptions): Promise<Rebuil
 
   const applyBatch = async (batch: readonly RecordedEvent[], through: number): Promise<void> => {
     const ops = batch.length > 0 ? await projectBatch(projections, target, decodeEvents(batch)) : [];
-    await target.apply(
+    await target.projections.apply(
       ops.map((o) => o.op),
       { projection: checkpointName, position: through },
     );
@@ -124,7 +124,7 @@ export const rebuildReadModels = async (options: RebuildOptions): Promise<Rebuil
   if (!aborted) {
     // Everything up to here was announced by the live projector: a projector switched onto this
     // generation must not announce it again.
-    await target.apply([], { projection: publishedCheckpointName(checkpointName), position });
+    await target.projections.apply([], { projection: publishedCheckpointName(checkpointName), position });
   }
   const final = snapshot();
   if (options.progress && !aborted) options.progress.done(final);
