@@ -5,8 +5,8 @@ import { loadConfig, type Config } from '@pubstream/config';
 import type { EventStore } from '@pubstream/event-store';
 import { createLogger, createMetricsRegistry, type Logger } from '@pubstream/observability';
 import { createProjector, type Projector } from '@pubstream/projector';
-import type { ReadModel } from '@pubstream/read-model';
-import { openChangeStream, openEventStore, openRateLimiter, openStreamSlots, openReadModel, processIdentity } from './adapters.js';
+import type { ReadModel, Stores } from '@pubstream/read-model';
+import { openChangeStream, openEventStore, openRateLimiter, openStores, openStreamSlots, processIdentity } from './adapters.js';
 import { generateAdminToken } from './adminToken.js';
 import { edgeSettings, listen, type RunningServer } from './httpServer.js';
 import { createPublicApi, servePublicApi } from './publicApi.js';
@@ -47,6 +47,9 @@ export interface AllInOne {
   /** The event log this process uses and its head position at start (0: a new, empty log). */
   readonly eventLog: { readonly location: string; readonly positionAtStart: number };
   readonly eventStore: EventStore;
+  /** The read-side ports this process built and handed to its apps. */
+  readonly stores: Stores;
+  /** The public reads (`stores.readModel`). */
   readonly readModel: ReadModel;
   readonly changeStream: ChangeStream;
   readonly projector: Projector;
@@ -56,7 +59,7 @@ export interface AllInOne {
 }
 
 /**
- * The embedded profile in one process (DESIGN.md §2): SQLite log, in-memory read models rebuilt
+ * The embedded profile in one process (docs/architecture.md, Profiles): SQLite log, in-memory read models rebuilt
  * from the log by the projector at start, the in-process change stream, the public API and the
  * admin API on their ports. EVENT_STORE_URL / REDIS_URL / KAFKA_BROKERS swap in the distributed
  * adapters while keeping everything in one process. `pubstream start` runs this; e2e tests start it with free ports.
@@ -82,11 +85,11 @@ export const startAllInOne = async (options: AllInOneOptions = {}): Promise<AllI
   try {
     const eventStore = openEventStore(config, now);
     cleanups.push(() => eventStore.close());
-    const { readModel, redis } = await openReadModel(config, logger, now);
-    cleanups.push(() => readModel.close());
+    const { stores, redis } = await openStores(config, logger, now);
+    cleanups.push(() => stores.close());
     const changeStream = openChangeStream(config, logger.child({ component: 'change-stream' }), processIdentity('all-in-one'));
     cleanups.push(() => changeStream.close());
-    const projector = createProjector({ eventStore, readModel, changeStream, logger: logger.child({ component: 'projector' }), now });
+    const projector = createProjector({ eventStore, stores, changeStream, logger: logger.child({ component: 'projector' }), now });
     projector.start();
     cleanups.push(() => projector.stop());
 
@@ -102,7 +105,7 @@ export const startAllInOne = async (options: AllInOneOptions = {}): Promise<AllI
     const apiMetrics = createMetricsRegistry({ app: 'api', collectDefaults: false });
     const adminApp = createAdminApp({
       eventStore,
-      readModel,
+      stores,
       projector,
       config: {
         adminToken,
@@ -118,7 +121,7 @@ export const startAllInOne = async (options: AllInOneOptions = {}): Promise<AllI
     const adminServer: RunningServer = await listen(adminApp.callback(), config.adminHost, config.adminPort, edgeSettings(config, 'admin'));
     cleanups.push(() => adminServer.close(config.shutdownTimeoutMs));
 
-    const publicApi = await createPublicApi({ config, readModel, changeStream, logger: logger.child({ component: 'api' }),
+    const publicApi = await createPublicApi({ config, stores, changeStream, logger: logger.child({ component: 'api' }),
       now,
       metrics: apiMetrics,
       // In front of the in-memory read model a cache only adds staleness.
@@ -142,7 +145,8 @@ export const startAllInOne = async (options: AllInOneOptions = {}): Promise<AllI
       demo,
       eventLog: { location: config.eventStore.kind === 'sqlite' ? config.eventStore.path : 'EventStoreDB', positionAtStart: head },
       eventStore,
-      readModel,
+      stores,
+      readModel: stores.readModel,
       changeStream,
       projector,
       admin: adminApp.service,
