@@ -18,53 +18,67 @@ export interface SortedIndex {
 
 const REBUILD_AFTER = 256;
 
+/** First position in `list` whose entry is not below (key, dataId). */
+const lowerBound = (list: readonly string[], keys: ReadonlyMap<string, SortKey>, key: SortKey, dataId: string): number => {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const other = list[mid] as string;
+    if (compareSortEntries({ key: keys.get(other) ?? null, dataId: other }, { key, dataId }) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+};
+
+/** Both lists ascending by (key, dataId): items with a value, then items without one by dataId. */
+const sortAll = (keys: ReadonlyMap<string, SortKey>): { present: string[]; missing: string[] } => {
+  const withKey: { key: SortKey; dataId: string }[] = [];
+  const without: string[] = [];
+  for (const [dataId, key] of keys) {
+    if (key === null) without.push(dataId);
+    else withKey.push({ key, dataId });
+  }
+  withKey.sort((a, b) => compareSortEntries(a, b));
+  without.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return { present: withKey.map((e) => e.dataId), missing: without };
+};
+
+/** A page over the two lists: present values in `order`, missing ones last in either order. */
+const slicePage = (present: readonly string[], missing: readonly string[], order: SortOrder, offset: number, limit: number): string[] => {
+  const p = present.length;
+  const end = Math.min(offset + limit, p + missing.length);
+  const out: string[] = [];
+  for (let i = offset; i < end; i++) {
+    const id = order === 'asc'
+      ? (i < p ? present[i] : missing[i - p])
+      : (i < p ? present[p - 1 - i] : missing[missing.length - 1 - (i - p)]);
+    out.push(id as string);
+  }
+  return out;
+};
+
 export const createSortedIndex = (): SortedIndex => {
   const keys = new Map<string, SortKey>();
-  // Both ascending by (key, dataId); `missing` holds the items without a value, by dataId.
-  let present: string[] | null = null;
-  let missing: string[] | null = null;
+  // Null while dropped (after many writes without a read); rebuilt by the next page.
+  let lists: { present: string[]; missing: string[] } | null = null;
   let writesSinceRead = 0;
 
   const keyOf = (dataId: string): SortKey => keys.get(dataId) ?? null;
-
-  /** First position whose entry is not below (key, dataId). */
-  const lowerBound = (list: string[], key: SortKey, dataId: string): number => {
-    let lo = 0;
-    let hi = list.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      const other = list[mid] as string;
-      if (compareSortEntries({ key: keyOf(other), dataId: other }, { key, dataId }) < 0) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
+  const listFor = (key: SortKey): string[] | undefined => (key === null ? lists?.missing : lists?.present);
 
   const remove = (dataId: string, key: SortKey): void => {
-    const list = key === null ? missing : present;
+    const list = listFor(key);
     if (!list) return;
-    const at = lowerBound(list, key, dataId);
+    const at = lowerBound(list, keys, key, dataId);
     if (list[at] === dataId) list.splice(at, 1);
   };
 
-  const build = (): void => {
-    const withKey: { key: SortKey; dataId: string }[] = [];
-    const without: string[] = [];
-    for (const [dataId, key] of keys) {
-      if (key === null) without.push(dataId);
-      else withKey.push({ key, dataId });
-    }
-    withKey.sort((a, b) => compareSortEntries(a, b));
-    without.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    present = withKey.map((e) => e.dataId);
-    missing = without;
-  };
-
+  /** Whether the lists are kept up to date by this write (false once they were dropped). */
   const noteWrite = (): boolean => {
-    if (!present) return false;
+    if (!lists) return false;
     if (++writesSinceRead > REBUILD_AFTER) {
-      present = null;
-      missing = null;
+      lists = null;
       return false;
     }
     return true;
@@ -80,10 +94,8 @@ export const createSortedIndex = (): SortedIndex => {
       // Removal searches with the old key, so it runs before the map learns the new one.
       if (incremental && had) remove(dataId, keyOf(dataId));
       keys.set(dataId, key);
-      if (incremental) {
-        const list = (key === null ? missing : present) as string[];
-        list.splice(lowerBound(list, key, dataId), 0, dataId);
-      }
+      const list = incremental ? listFor(key) : undefined;
+      if (list) list.splice(lowerBound(list, keys, key, dataId), 0, dataId);
     },
     delete(dataId) {
       if (!keys.has(dataId)) return;
@@ -91,20 +103,9 @@ export const createSortedIndex = (): SortedIndex => {
       keys.delete(dataId);
     },
     page(order, offset, limit) {
-      if (!present || !missing) build();
+      lists ??= sortAll(keys);
       writesSinceRead = 0;
-      const withKey = present as string[];
-      const without = missing as string[];
-      const p = withKey.length;
-      const end = Math.min(offset + limit, p + without.length);
-      const out: string[] = [];
-      for (let i = offset; i < end; i++) {
-        const id = order === 'asc'
-          ? (i < p ? withKey[i] : without[i - p])
-          : (i < p ? withKey[p - 1 - i] : without[without.length - 1 - (i - p)]);
-        out.push(id as string);
-      }
-      return out;
+      return slicePage(lists.present, lists.missing, order, offset, limit);
     },
   };
 };
