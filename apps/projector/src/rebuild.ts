@@ -49,6 +49,21 @@ export interface RebuildResult {
   readonly differences?: ReadModelDifference[];
 }
 
+/** Rates and ETA after `seconds` of rebuilding (the ETA counts log positions: the head moves). */
+const progressAt = (at: Pick<RebuildProgress, 'from' | 'position' | 'head' | 'events'>, seconds: number): RebuildProgress => {
+  const elapsed = Math.max(0.001, seconds);
+  const positionsPerSecond = (at.position - at.from) / elapsed;
+  const etaSeconds = positionsPerSecond > 0 ? Math.max(0, at.head - at.position) / positionsPerSecond : null;
+  return { ...at, eventsPerSecond: at.events / elapsed, etaSeconds };
+};
+
+/** The projections named in `only` (all of the registry without it); unknown names throw. */
+const selectProjections = (registry: readonly Projection[], only: readonly string[] | undefined): readonly Projection[] => {
+  const unknown = (only ?? []).filter((name) => !registry.some((p) => p.name === name));
+  if (unknown.length > 0) throw new Error(`Unknown projection(s): ${unknown.join(', ')}; known: ${registry.map((p) => p.name).join(', ')}`);
+  return only ? registry.filter((p) => only.includes(p.name)) : registry;
+};
+
 /**
  * Builds read models from the event log into `target`, from its checkpoint (0 for a new
  * generation) to the head, then keeps catching up until no new event arrived during a pass, so
@@ -61,10 +76,7 @@ export const rebuildReadModels = async (options: RebuildOptions): Promise<Rebuil
   const now = options.now ?? (() => new Date());
   const batchSize = options.batchSize ?? 1_000;
   const checkpointName = options.checkpointName ?? 'projector';
-  const registry = options.projections ?? PROJECTIONS;
-  const projections = options.only ? registry.filter((p) => options.only?.includes(p.name)) : registry;
-  const unknown = (options.only ?? []).filter((name) => !registry.some((p) => p.name === name));
-  if (unknown.length > 0) throw new Error(`Unknown projection(s): ${unknown.join(', ')}; known: ${registry.map((p) => p.name).join(', ')}`);
+  const projections = selectProjections(options.projections ?? PROJECTIONS, options.only);
 
   const resumedFrom = await target.projections.getCheckpoint(checkpointName);
   let position = resumedFrom;
@@ -73,13 +85,7 @@ export const rebuildReadModels = async (options: RebuildOptions): Promise<Rebuil
   const startedAt = now().getTime();
   let lastReport = 0;
 
-  const snapshot = (): RebuildProgress => {
-    const elapsed = Math.max(0.001, (now().getTime() - startedAt) / 1000);
-    const eventsPerSecond = events / elapsed;
-    const positionsPerSecond = (position - resumedFrom) / elapsed;
-    const etaSeconds = positionsPerSecond > 0 ? Math.max(0, head - position) / positionsPerSecond : null;
-    return { from: resumedFrom, position, head, events, eventsPerSecond, etaSeconds };
-  };
+  const snapshot = (): RebuildProgress => progressAt({ from: resumedFrom, position, head, events }, (now().getTime() - startedAt) / 1000);
   const report = (force = false): void => {
     const t = now().getTime();
     if (!options.progress || (!force && t - lastReport < (options.progressEveryMs ?? 500))) return;
