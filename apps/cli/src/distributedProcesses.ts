@@ -3,6 +3,7 @@ import { createAdminApp } from '@pubstream/admin';
 import type { Config } from '@pubstream/config';
 import { createLogger, createMetricsRegistry, type Logger } from '@pubstream/observability';
 import { openChangeStream, openEventStore, openRateLimiter, openStores, openStreamSlots, processIdentity } from './adapters.js';
+import { adminAppConfigOf } from './adminAppConfig.js';
 import { edgeSettings, listen } from './httpServer.js';
 import { createPublicApi, servePublicApi } from './publicApi.js';
 
@@ -78,12 +79,7 @@ export const startAdminProcess = (config: Config, logger: Logger = createLogger(
     const app = createAdminApp({
       eventStore,
       stores,
-      config: {
-        adminToken: config.adminToken,
-        readYourWritesTimeoutMs: config.readYourWritesTimeoutMs,
-        allowedHosts: config.adminAllowedHosts,
-        authThrottle: { maxFailures: config.adminAuthMaxFailures, blockMs: config.adminAuthBlockMs, maxBlockMs: config.adminAuthMaxBlockMs },
-      },
+      config: adminAppConfigOf(config, config.adminToken),
       logger,
       now,
       newId: randomUUID,
