@@ -33,7 +33,7 @@ try {
     counts.push({ keyId: website.value.keyId, at, count: Math.round(40 + 420 * daily * base) });
     counts.push({ keyId: mobile.value.keyId, at, count: Math.round(25 + 160 * Math.exp(-((hour - 19) ** 2) / 10) * base) });
   }
-  await service.readModel.recordUsage(counts);
+  await service.stores.usage.recordUsage(counts);
 
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 });
   const page = await context.newPage();

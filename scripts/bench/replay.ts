@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createSqliteEventStore, openSqliteDatabase, type EventStore, type StreamAppend } from '@pubstream/event-store';
 import { rebuildReadModels } from '@pubstream/projector';
-import { connectRedis, createMemoryReadModel, createRedisReadModel, type ReadModel } from '@pubstream/read-model';
+import { connectRedis, createMemoryStores, createRedisStores, newGenerationNamespace, type Stores } from '@pubstream/read-model';
 import type { ScenarioContext } from './scenarios.js';
 
 /** A log of `total` events: one collection, items created, then a quarter of them updated. */
@@ -43,8 +43,8 @@ const buildLog = async (store: EventStore, total: number): Promise<void> => {
 
 /** The real rebuild path (`pubstream projections rebuild`): rebuildReadModels from position 0
  * into an empty target, in batches of 1,000 (its default). Events applied per second. */
-const timeRebuild = async (store: EventStore, readModel: ReadModel): Promise<number> => {
-  const result = await rebuildReadModels({ eventStore: store, target: readModel });
+const timeRebuild = async (store: EventStore, target: Stores): Promise<number> => {
+  const result = await rebuildReadModels({ eventStore: store, target });
   return result.eventsPerSecond;
 };
 
@@ -56,12 +56,12 @@ export const measureReplay = async (redisUrl: string, context: ScenarioContext):
   try {
     await buildLog(store, total);
     const label = `replay rebuild of ${total.toLocaleString('en-US')} events`;
-    const memory = await timeRebuild(store, createMemoryReadModel());
+    const memory = await timeRebuild(store, createMemoryStores());
     context.rows.push({ scenario: label, profile: 'embedded', unit: 'events/s', value: memory, target: '≥ 50,000 events/s', met: memory >= 50_000 });
     console.log(`  [embedded] ${label}: ${Math.round(memory)} events/s`);
     const client = await connectRedis(redisUrl, () => undefined);
     try {
-      const redisRate = await timeRebuild(store, createRedisReadModel(client, { namespace: `ps-g${Date.now()}` }));
+      const redisRate = await timeRebuild(store, createRedisStores(client, { namespace: newGenerationNamespace('ps', new Date()) }));
       const store_ = context.rows.find((r) => r.scenario.startsWith('redis-benchmark'));
       context.rows.push({
         scenario: label,

@@ -208,10 +208,10 @@ describe('keys', () => {
     expect(patched.body).toMatchObject({ rateLimit: 100, allowedDomains: ['www.example.com'] });
 
     const keyHash = hashApiKey(created.body.key);
-    expect(await service.readModel.getKeyByHash(keyHash)).toMatchObject({ keyId: created.body.keyId });
+    expect(await service.stores.keys.getKeyByHash(keyHash)).toMatchObject({ keyId: created.body.keyId });
     expect((await call('DELETE', `/admin/keys/${created.body.keyId}`)).status).toBe(204);
     // Read-your-writes: the read model the public API consults no longer knows the key.
-    expect(await service.readModel.getKeyByHash(keyHash)).toBeNull();
+    expect(await service.stores.keys.getKeyByHash(keyHash)).toBeNull();
     expect((await call('GET', '/admin/keys')).body.data.map((key: { keyId: string }) => key.keyId)).not.toContain(created.body.keyId);
   });
 
@@ -254,7 +254,7 @@ describe('plan and usage', () => {
     const changed = await call('PUT', '/admin/plan', { body: { plan: 'enterprise', monthlyQuota: 1_000_000 } });
     expect(changed.status).toBe(200);
     expect(changed.body).toMatchObject({ plan: 'enterprise', monthlyQuota: 1_000_000, limits: { maxRateLimit: 100_000 } });
-    expect(await service.readModel.getPlan()).toMatchObject({ plan: 'enterprise', monthlyQuota: 1_000_000 });
+    expect(await service.stores.keys.getPlan()).toMatchObject({ plan: 'enterprise', monthlyQuota: 1_000_000 });
   });
 
   it('refuses a downgrade below existing keys, and bad plans, without appending', async () => {

@@ -5,7 +5,7 @@ import { createAdminApp } from '@pubstream/admin';
 import { ServiceUnavailableError } from '@pubstream/domain';
 import type { EventStore } from '@pubstream/event-store';
 import { createLogger } from '@pubstream/observability';
-import { createMemoryReadModel } from '@pubstream/read-model';
+import { createMemoryStores } from '@pubstream/read-model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // Server faults over real HTTP: an event store that breaks (500, nothing internal leaked) or is
@@ -32,7 +32,7 @@ beforeAll(async () => {
   });
   const app = createAdminApp({
     eventStore: brokenStore,
-    readModel: createMemoryReadModel(),
+    stores: createMemoryStores(),
     config: { adminToken: TOKEN, readYourWritesTimeoutMs: 100 },
     logger: createLogger({ level: 'info', name: 'admin-test', destination }),
     now: () => new Date(),

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { createSqliteEventStore, openSqliteDatabase } from '@pubstream/event-store';
 import { compareReadModels, rebuildReadModels } from '@pubstream/projector';
-import { connectRedis, createRedisReadModel, type RedisReadModelClient } from '@pubstream/read-model';
+import { connectRedis, createRedisStores, type RedisReadModelClient } from '@pubstream/read-model';
 import { describeWithBackend, startLocalRedis, type LocalRedis } from '@pubstream/testing';
 import { openSse, type ReceivedEvent, type SseTestClient } from '../../apps/api/src/subscribe/testing/sseTestClient.js';
 import { FAULT_EXIT_CODE } from '../../apps/cli/src/distributed/index.js';
@@ -61,10 +61,10 @@ describeWithBackend('kafka', 'projector failover and crashes in the distributed 
   const expectEqualsFreshRebuild = async () => {
     const eventStore = createSqliteEventStore(openSqliteDatabase(cluster.env.EVENT_STORE_URL!.replace(/^sqlite:/, '')));
     try {
-      const live = createRedisReadModel(client);
+      const live = createRedisStores(client);
       const head = await eventStore.headPosition();
-      await eventually('the projector to catch up', async () => ((await live.getCheckpoint('projector')) >= head ? true : undefined), 30_000, 100);
-      const rebuilt = createRedisReadModel(client, { namespace: `rebuilt-${randomUUID()}` });
+      await eventually('the projector to catch up', async () => ((await live.projections.getCheckpoint('projector')) >= head ? true : undefined), 30_000, 100);
+      const rebuilt = createRedisStores(client, { namespace: `rebuilt-${randomUUID()}` });
       await rebuildReadModels({ eventStore, target: rebuilt });
       expect(await compareReadModels(live, rebuilt)).toEqual([]);
     } finally {
@@ -111,9 +111,9 @@ describeWithBackend('kafka', 'projector failover and crashes in the distributed 
 
   it('killed between a read-model write and its publish, 20 times: every committed version still reaches the subscribers', async () => {
     const subscribers = await subscribeAll();
-    const live = createRedisReadModel(client);
+    const live = createRedisStores(client);
     const first: Record<string, number> = {};
-    for (const dataId of ITEMS) first[dataId] = (await live.getItem(dataId))!.data.n as number;
+    for (const dataId of ITEMS) first[dataId] = (await live.readModel.getItem(dataId))!.data.n as number;
     const last = { ...first };
 
     // From now on every projector exits (code 86) at random right after a write and before its

@@ -45,7 +45,7 @@ beforeAll(async () => {
   if (publicUrl === '') {
     // Until the all-in-one serves the public API itself, serve it here on the same adapters.
     const api = await createApiApp({
-      readModel: service.readModel,
+      stores: service.stores,
       changeStream: service.changeStream,
       config: { acceptTestKeys: true, requireBrowserOrigin: false, rateLimitWindow: 'minute', cacheTtlMs: 0 },
       logger: createLogger({ level: 'silent', name: 'e2e' }),

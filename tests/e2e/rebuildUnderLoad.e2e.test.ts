@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createSqliteEventStore, openSqliteDatabase } from '@pubstream/event-store';
 import { compareReadModels, rebuildReadModels } from '@pubstream/projector';
-import { connectRedis, createGenerationalRedisReadModel, createMemoryReadModel, readActiveGeneration, type RedisReadModelClient } from '@pubstream/read-model';
+import { connectRedis, createGenerationalRedisStores, createMemoryStores, readActiveGeneration, type RedisReadModelClient } from '@pubstream/read-model';
 import { describeWithBackend, startLocalRedis, type LocalRedis } from '@pubstream/testing';
 import { ADMIN_TOKEN } from '../../apps/cli/src/distributed/testing/adminHttp.js';
 import { startDistributedCluster, type DistributedCluster } from '../../apps/cli/src/distributed/testing/distributedCluster.js';
@@ -96,15 +96,15 @@ describeWithBackend('kafka', 'projections rebuild under load (distributed proces
 
       // The projector followed the pointer: it catches up on the new generation, which then
       // equals a model built from scratch.
-      const live = await createGenerationalRedisReadModel(await connectRedis(redis.url, () => {}));
+      const live = await createGenerationalRedisStores(await connectRedis(redis.url, () => {}));
       try {
         expect(live.activeGeneration()).toBe(result.generation);
         const head = await eventStore.headPosition();
-        await eventually('the projector to catch up on the new generation', async () => ((await live.getCheckpoint('projector')) >= head ? true : undefined), 30_000, 100);
-        const fresh = createMemoryReadModel();
+        await eventually('the projector to catch up on the new generation', async () => ((await live.projections.getCheckpoint('projector')) >= head ? true : undefined), 30_000, 100);
+        const fresh = createMemoryStores();
         await rebuildReadModels({ eventStore, target: fresh });
         expect(await compareReadModels(live, fresh)).toEqual([]);
-        expect(await totalNow()).toBe(await fresh.countItems('load'));
+        expect(await totalNow()).toBe(await fresh.readModel.countItems('load'));
       } finally {
         await live.close();
       }

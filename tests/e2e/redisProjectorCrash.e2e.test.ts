@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createSqliteEventStore, openSqliteDatabase } from '@pubstream/event-store';
 import { compareReadModels, rebuildReadModels } from '@pubstream/projector';
-import { connectRedis, createRedisReadModel, type ReadModel, type RedisReadModelClient } from '@pubstream/read-model';
+import { connectRedis, createRedisStores, type Stores, type RedisReadModelClient } from '@pubstream/read-model';
 import { describeWithBackend, startLocalRedis, type LocalRedis } from '@pubstream/testing';
 import { ADMIN_TOKEN } from '../../apps/cli/src/distributed/testing/adminHttp.js';
 import { startDistributedCluster, type DistributedCluster } from '../../apps/cli/src/distributed/testing/distributedCluster.js';
@@ -45,7 +45,7 @@ describeWithBackend('kafka', 'projector killed during a 20,000-item import', (br
       body: `${lines.join('\n')}\n`,
     }).then(async (response) => ({ status: response.status, body: await response.json() }));
 
-    const live = createRedisReadModel(client);
+    const live = createRedisStores(client);
     const path = cluster.env.EVENT_STORE_URL!.replace(/^sqlite:/, '');
     const eventStore = createSqliteEventStore(openSqliteDatabase(path));
     try {
@@ -59,14 +59,14 @@ describeWithBackend('kafka', 'projector killed during a 20,000-item import', (br
         await eventually('the projector to be active', async () => (current.output().includes('"msg":"projector active"') ? true : undefined), 30_000, 20);
         // ... and has written since the previous kill, so that each kill interrupts real progress.
         const before = kills.at(-1)?.applied ?? 0;
-        let [applied, head] = await Promise.all([live.getCheckpoint('projector'), eventStore.headPosition()]);
+        let [applied, head] = await Promise.all([live.projections.getCheckpoint('projector'), eventStore.headPosition()]);
         while (applied <= before || (applied >= head && !imported)) {
           if (imported && applied >= head) break;
           await sleep(10);
-          [applied, head] = await Promise.all([live.getCheckpoint('projector'), eventStore.headPosition()]);
+          [applied, head] = await Promise.all([live.projections.getCheckpoint('projector'), eventStore.headPosition()]);
         }
         await sleep(Math.random() * 300);
-        [applied, head] = await Promise.all([live.getCheckpoint('projector'), eventStore.headPosition()]);
+        [applied, head] = await Promise.all([live.projections.getCheckpoint('projector'), eventStore.headPosition()]);
         if (applied >= head) break;
         kills.push({ applied, head });
         await current.kill();
@@ -78,24 +78,24 @@ describeWithBackend('kafka', 'projector killed during a 20,000-item import', (br
       expect(summary.body).toMatchObject({ lines: LINES, created: DISTINCT, updated: LINES - DISTINCT, failed: 0 });
 
       const head = await eventStore.headPosition();
-      await eventually('the restarted projector to catch up with the log', async () => ((await live.getCheckpoint('projector')) >= head ? true : undefined), 60_000, 200);
+      await eventually('the restarted projector to catch up with the log', async () => ((await live.projections.getCheckpoint('projector')) >= head ? true : undefined), 60_000, 200);
       console.log(`[projector crash] SIGKILLs at (applied/head): ${kills.map((k) => `${k.applied}/${k.head}`).join(', ')}; final head ${head}`);
       // The projector really died in the middle of the work, several times.
       expect(kills.length).toBeGreaterThanOrEqual(3);
       expect(kills.every((k, i) => k.applied < k.head && k.applied > (kills[i - 1]?.applied ?? 0))).toBe(true);
 
-      const rebuilt: ReadModel = createRedisReadModel(client, { namespace: `rebuilt-${randomUUID()}` });
+      const rebuilt: Stores = createRedisStores(client, { namespace: `rebuilt-${randomUUID()}` });
       const result = await rebuildReadModels({ eventStore, target: rebuilt });
       expect(result.position).toBe(head);
       expect(await compareReadModels(live, rebuilt)).toEqual([]);
 
-      const [liveCollection, rebuiltCollection] = await Promise.all([live.getCollection('bulk'), rebuilt.getCollection('bulk')]);
+      const [liveCollection, rebuiltCollection] = await Promise.all([live.readModel.getCollection('bulk'), rebuilt.readModel.getCollection('bulk')]);
       expect(liveCollection).toEqual(rebuiltCollection);
       for (const sort of ['price', 'label', 'updatedAt', 'createdAt']) {
         for (const order of ['asc', 'desc'] as const) {
           for (const offset of [0, 4_000, DISTINCT - 50]) {
             const query = { sort, order, offset, limit: 50 };
-            const [a, b] = await Promise.all([live.getCollectionPage('bulk', query), rebuilt.getCollectionPage('bulk', query)]);
+            const [a, b] = await Promise.all([live.readModel.getCollectionPage('bulk', query), rebuilt.readModel.getCollectionPage('bulk', query)]);
             expect(a?.total).toBe(DISTINCT);
             expect(a).toEqual(b);
           }

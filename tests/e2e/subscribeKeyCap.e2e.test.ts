@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, expect, it } from 'vitest';
 import { createRedisStreamSlots, type StreamSlots } from '@pubstream/access';
-import { connectRedis, createMemoryReadModel, type RedisReadModelClient } from '@pubstream/read-model';
+import { connectRedis, createMemoryStores, type RedisReadModelClient } from '@pubstream/read-model';
 import { describeWithBackend } from '@pubstream/testing';
 import { openSse, type SseTestClient } from '../../apps/api/src/subscribe/testing/sseTestClient.js';
 import { createSubscribeTestWorld, type SubscribeTestWorld } from '../../apps/api/src/subscribe/testing/subscribeTestWorld.js';
@@ -45,12 +45,12 @@ describeWithBackend('redis', 'per-key stream cap across two API nodes sharing Re
   it('holds across both nodes; a node that dies frees its streams within seconds', async () => {
     const keyPrefix = `test:streams:${randomUUID()}:`;
     // Both nodes read the same data (as two API nodes read one Redis read model).
-    const readModel = createMemoryReadModel();
+    const stores = createMemoryStores();
     const node = async () => {
       const redis = await connectRedis(url, () => {});
       redisClients.push(redis);
       const slots = crashable(createRedisStreamSlots({ client: redis, keyPrefix, ttlMs: 2_000 }));
-      const world = await createSubscribeTestWorld({ readModel: { ...readModel, close: async () => {} }, maxStreamsPerKey: 3, streamSlots: slots, slotHeartbeatMs: 500 });
+      const world = await createSubscribeTestWorld({ stores: { ...stores, close: async () => {} }, maxStreamsPerKey: 3, streamSlots: slots, slotHeartbeatMs: 500 });
       worlds.push(world);
       return { world, slots };
     };

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, expect, it } from 'vitest';
 import { describeWithBackend } from '@pubstream/testing';
-import { connectRedis, createRedisReadModel } from '@pubstream/read-model';
+import { connectRedis, createRedisStores } from '@pubstream/read-model';
 import { openSse, type ReceivedEvent, type SseTestClient } from '../../apps/api/src/subscribe/testing/sseTestClient.js';
 import { createSubscribeTestWorld, type SubscribeTestWorld } from '../../apps/api/src/subscribe/testing/subscribeTestWorld.js';
 
@@ -21,7 +21,7 @@ afterEach(async () => {
 describeWithBackend('redis', 'GET /subscribe on the Redis read model', (url) => {
   it('race: 50 subscribers connecting during a write burst each see consecutive versions, pages never go back', async () => {
     const client = await connectRedis(url, () => {});
-    const w = await createSubscribeTestWorld({ readModel: createRedisReadModel(client, { namespace: `sub-${randomUUID()}` }), coalesceMs: 5, slowReadsMs: 20 });
+    const w = await createSubscribeTestWorld({ stores: createRedisStores(client, { namespace: `sub-${randomUUID()}` }), coalesceMs: 5, slowReadsMs: 20 });
     worlds.push(w);
     const { apiKey } = await w.createKey();
     await w.putCollection('race');

@@ -3,10 +3,10 @@ import { ServiceUnavailableError } from '@pubstream/domain';
 import type { EventStore } from '@pubstream/event-store';
 import { errorMiddleware, normalizePathMiddleware } from '@pubstream/http';
 import { createHttpMetrics, type Logger } from '@pubstream/observability';
-import type { ReadModel } from '@pubstream/read-model';
 import Koa from 'koa';
 import type { Registry } from 'prom-client';
 import { adminGate } from './adminGate.js';
+import type { AdminStores } from './adminStores.js';
 import { createAdminRoutes } from './adminRoutes.js';
 import { createAdminService, type AdminService } from './adminService.js';
 import { allowedHosts } from './allowedHosts.js';
@@ -28,7 +28,7 @@ export interface AdminAppConfig {
 
 export interface AdminAppDeps {
   readonly eventStore: EventStore;
-  readonly readModel: ReadModel;
+  readonly stores: AdminStores;
   /** The in-process projector (all-in-one); without it, read-your-writes polls the checkpoint. */
   readonly projector?: ProjectionWaiter;
   readonly config: AdminAppConfig;
@@ -56,18 +56,18 @@ export const createAdminApp = (deps: AdminAppDeps): AdminApp => {
   const adminToken = deps.config.adminToken;
   if (adminToken === null || adminToken === '') throw new Error('createAdminApp needs an admin token');
   const readYourWrites = createReadYourWrites({
-    readModel: deps.readModel,
+    checkpoints: deps.stores.projections,
     projector: deps.projector,
     checkpointName: deps.checkpointName ?? 'projector',
     timeoutMs: deps.config.readYourWritesTimeoutMs,
     onUnconfirmed: (position, lastError) =>
       deps.logger.warn({ position, err: lastError }, 'read-your-writes: the read model has not confirmed the write in time; it is committed and answered 202'),
   });
-  const service = createAdminService({ eventStore: deps.eventStore, readModel: deps.readModel, readYourWrites, now: deps.now, newId: deps.newId });
+  const service = createAdminService({ eventStore: deps.eventStore, stores: deps.stores, readYourWrites, now: deps.now, newId: deps.newId });
   const records = createIdempotencyRecords({ commands: service.commands, logger: deps.logger });
   const routes = createAdminRoutes({
     service,
-    readModel: deps.readModel,
+    stores: deps.stores,
     respond: createWriteResponder(records),
     respondImport: createImportResponder({ records, readYourWrites }),
     newId: deps.newId,
@@ -107,7 +107,7 @@ export const createAdminApp = (deps: AdminAppDeps): AdminApp => {
     if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || (ctx.path !== '/healthz' && ctx.path !== '/readyz')) return next();
     if (ctx.path === '/readyz') {
       try {
-        await deps.readModel.ping();
+        await deps.stores.ping();
       } catch (error) {
         throw new ServiceUnavailableError('The read model is not reachable', { cause: error });
       }
@@ -124,7 +124,7 @@ export const createAdminApp = (deps: AdminAppDeps): AdminApp => {
     });
   }
   // The dashboard (`/`, `/dashboard/*`), mounted once: its entrance checks the session cookie.
-  app.use(createDashboard({ service, readModel: deps.readModel, adminToken, logger: deps.logger, now: deps.now, throttle }, deps.dashboard));
+  app.use(createDashboard({ service, stores: deps.stores, adminToken, logger: deps.logger, now: deps.now, throttle }, deps.dashboard));
   app.use(routes.routes);
   app.use(routes.allowedMethods);
   app.service = service;

@@ -6,9 +6,8 @@ import { z } from 'zod';
 import type { AdminService, KeyView, WriteResult } from './adminService.js';
 import { IMPORT_MAX_EXPANSION, importItems } from './importItems.js';
 import type { ImportResponder } from './importResponder.js';
-import { defaultUsageFrom, usageReport, type UsageGranularity } from './usageReport.js';
+import { defaultUsageFrom, usageReport, type UsageGranularity, type UsageReportStores } from './usageReport.js';
 import type { WriteResponder } from './writeResponder.js';
-import type { ReadModel } from '@pubstream/read-model';
 
 const name = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
 const rateLimit = z.number().int('must be an integer').positive('must be positive');
@@ -55,7 +54,7 @@ const keyCreated = (result: WriteResult<KeyView & { key: string | null }>) => ({
 });
 
 /** The admin HTTP API (docs/admin-api.md); authentication is applied in front of it. */
-export const createAdminRoutes = (deps: { service: AdminService; readModel: ReadModel; respond: WriteResponder; respondImport: ImportResponder; newId: () => string; now: () => Date }) => {
+export const createAdminRoutes = (deps: { service: AdminService; stores: UsageReportStores; respond: WriteResponder; respondImport: ImportResponder; newId: () => string; now: () => Date }) => {
   const { service, respond, respondImport } = deps;
   // Case-sensitive and strict: the path was normalised once, and the auth gate judged that same spelling.
   const router = new Router({ prefix: '/admin', sensitive: true, strict: true });
@@ -132,7 +131,7 @@ export const createAdminRoutes = (deps: { service: AdminService; readModel: Read
     const query = parseWith(usageQuery, ctx.query);
     const to = query.to ?? deps.now();
     const granularity: UsageGranularity = query.granularity;
-    ctx.body = await usageReport(deps.readModel, { granularity, to, from: query.from ?? defaultUsageFrom(granularity, to), keyId: query.keyId });
+    ctx.body = await usageReport(deps.stores, { granularity, to, from: query.from ?? defaultUsageFrom(granularity, to), keyId: query.keyId });
   });
 
   return {

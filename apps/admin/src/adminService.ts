@@ -21,7 +21,8 @@ import {
 } from '@pubstream/domain';
 import type { EventStore } from '@pubstream/event-store';
 import { echoInput } from '@pubstream/http';
-import type { KeyRecord, KeyUsage, ReadModel } from '@pubstream/read-model';
+import type { KeyRecord, KeyUsage } from '@pubstream/read-model';
+import type { AdminStores } from './adminStores.js';
 import { parseAllowedDomains } from './allowedDomains.js';
 import { createCommandHandler, type Decided } from './commandHandler.js';
 import { deterministicUuid } from './idempotency.js';
@@ -37,7 +38,7 @@ export type { RequestBinding, WriteOptions, WriteResult, Written } from './write
 
 export interface AdminServiceDeps {
   readonly eventStore: EventStore;
-  readonly readModel: ReadModel;
+  readonly stores: Pick<AdminStores, 'readModel' | 'keys' | 'usage'>;
   readonly readYourWrites: ReadYourWrites;
   readonly now: () => Date;
   readonly newId: () => string;
@@ -89,7 +90,8 @@ const required = <T>(value: T | null, error: () => Error): T => {
 export const createAdminService = (deps: AdminServiceDeps) => {
   const commands = createCommandHandler({ eventStore: deps.eventStore, now: deps.now, newId: deps.newId });
   const writeItems = createItemWriter({ eventStore: deps.eventStore, commands });
-  const { readModel, readYourWrites } = deps;
+  const { readYourWrites } = deps;
+  const { readModel, keys, usage } = deps.stores;
   const { deleteItemsOf } = createCollectionDeletion({ eventStore: deps.eventStore, readModel, readYourWrites, writeItems });
 
   /**
@@ -138,10 +140,10 @@ export const createAdminService = (deps: AdminServiceDeps) => {
   const currentPlan = () => commands.load(projectDecider, streamNames.project);
 
   const usageOf = async (keyIds: readonly string[]): Promise<Map<string, KeyUsage>> =>
-    new Map((keyIds.length === 0 ? [] : await readModel.getUsage(keyIds)).map((usage) => [usage.keyId, usage]));
+    new Map((keyIds.length === 0 ? [] : await usage.getUsage(keyIds)).map((entry) => [entry.keyId, entry]));
 
   const keyViewById = async (keyId: string): Promise<KeyView> => {
-    const record = await readModel.getKey(keyId);
+    const record = await keys.getKey(keyId);
     if (!record) throw new NotFoundError(`API key "${echoInput(keyId)}" not found`);
     return keyView(record, (await usageOf([keyId])).get(keyId));
   };
@@ -216,7 +218,7 @@ export const createAdminService = (deps: AdminServiceDeps) => {
     },
 
     async listKeys(): Promise<KeyView[]> {
-      const records = await readModel.listKeys();
+      const records = await keys.listKeys();
       const usage = await usageOf(records.map((record) => record.keyId));
       return records.map((record) => keyView(record, usage.get(record.keyId))).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.keyId.localeCompare(b.keyId));
     },
@@ -290,7 +292,7 @@ export const createAdminService = (deps: AdminServiceDeps) => {
      */
     async setPlan(input: { plan: PlanName; monthlyQuota?: number | null }, options: WriteOptions<PlanView> = {}): Promise<Written<PlanView>> {
       const maxRateLimit = PLANS[input.plan].maxRateLimit;
-      const tooHigh = (await beforeCommit('reading the keys', () => readModel.listKeys())).filter((key) => key.rateLimit > maxRateLimit);
+      const tooHigh = (await beforeCommit('reading the keys', () => keys.listKeys())).filter((key) => key.rateLimit > maxRateLimit);
       if (tooHigh.length > 0) {
         throw new ConflictError(
           `${tooHigh.length} key(s) have a rate limit above the ${input.plan} plan's maximum of ${maxRateLimit} (${tooHigh

@@ -1,5 +1,6 @@
 export * from './adminApp.js';
 export * from './adminService.js';
+export type { AdminStores } from './adminStores.js';
 export * from './allowedDomains.js';
 export * from './commandHandler.js';
 export * from './idempotency.js';

@@ -1,4 +1,4 @@
-import type { ReadModel } from '@pubstream/read-model';
+import type { ProjectionStore } from '@pubstream/read-model';
 
 /** Something that can say when the projector has applied a log position (the in-process projector). */
 export interface ProjectionWaiter {
@@ -7,7 +7,8 @@ export interface ProjectionWaiter {
 }
 
 export interface ReadYourWritesDeps {
-  readonly readModel: ReadModel;
+  /** Where the projector's checkpoint is stored (polled in split processes). */
+  readonly checkpoints: Pick<ProjectionStore, 'getCheckpoint'>;
   readonly projector?: ProjectionWaiter;
   /** The checkpoint polled when no in-process projector is given (split processes). */
   readonly checkpointName: string;
@@ -43,7 +44,7 @@ export const createReadYourWrites = (deps: ReadYourWritesDeps) => {
     for (;;) {
       const left = deadline - Date.now();
       try {
-        const checkpoint = await within(deps.readModel.getCheckpoint(deps.checkpointName), left, -1);
+        const checkpoint = await within(deps.checkpoints.getCheckpoint(deps.checkpointName), left, -1);
         if (checkpoint >= position) return { applied: true, lastError };
       } catch (error) {
         // A dropped connection may come back before the deadline: keep polling until then.

@@ -1,6 +1,6 @@
 import { maskApiKey } from '@pubstream/access';
 import { ValidationError, type KeyType } from '@pubstream/domain';
-import type { ReadModel } from '@pubstream/read-model';
+import type { KeyStore, UsageStore } from '@pubstream/read-model';
 
 export type UsageGranularity = 'hour' | 'day' | 'month';
 
@@ -37,14 +37,20 @@ export const checkUsageRange = (query: UsageQuery): void => {
   }
 };
 
+/** What a usage report reads: the keys, and their counts. */
+export interface UsageReportStores {
+  readonly keys: Pick<KeyStore, 'listKeys'>;
+  readonly usage: Pick<UsageStore, 'getUsage' | 'getUsageSeries'>;
+}
+
 /** Per key: lifetime totals, and requests per bucket in the range (live keys bill, test keys do not). */
-export const usageReport = async (readModel: ReadModel, query: UsageQuery) => {
+export const usageReport = async (stores: UsageReportStores, query: UsageQuery) => {
   checkUsageRange(query);
-  const keys = (await readModel.listKeys()).filter((key) => query.keyId === undefined || key.keyId === query.keyId);
-  const usage = new Map((keys.length === 0 ? [] : await readModel.getUsage(keys.map((key) => key.keyId))).map((entry) => [entry.keyId, entry]));
+  const keys = (await stores.keys.listKeys()).filter((key) => query.keyId === undefined || key.keyId === query.keyId);
+  const usage = new Map((keys.length === 0 ? [] : await stores.usage.getUsage(keys.map((key) => key.keyId))).map((entry) => [entry.keyId, entry]));
   const reports: KeyUsageReport[] = await Promise.all(
     keys.map(async (key) => {
-      const series = await readModel.getUsageSeries(key.keyId, query.granularity, query.from, query.to);
+      const series = await stores.usage.getUsageSeries(key.keyId, query.granularity, query.from, query.to);
       return {
         keyId: key.keyId,
         name: key.name,

@@ -3,9 +3,9 @@ import Router from '@koa/router';
 import type { Registry } from 'prom-client';
 import { createMemoryRateLimiter, type RateLimiter, type RateLimitWindow } from '@pubstream/access';
 import type { ChangeStream } from '@pubstream/change-stream';
-import type { ReadModel } from '@pubstream/read-model';
 import { createHttpMetrics, createMetricsRegistry, type Logger } from '@pubstream/observability';
 import { errorMiddleware } from '@pubstream/http';
+import type { ApiStores } from './apiStores.js';
 import { corsPreflight } from './http/cors.js';
 import { createPublicAccess, type PublicAccess } from './publicAccess.js';
 import { operationsRoutes } from './routes/operationsRoutes.js';
@@ -27,7 +27,7 @@ export interface ApiConfig {
 }
 
 export interface ApiAppDeps {
-  readonly readModel: ReadModel;
+  readonly stores: ApiStores;
   /** Invalidates the per-node caches (key deletions, plan and collection changes). */
   readonly changeStream: ChangeStream;
   /** Default: in-memory, with `config.rateLimitWindow`. Pass the Redis adapter when many nodes share limits. */
@@ -64,14 +64,14 @@ export const createApiApp = async (deps: ApiAppDeps): Promise<ApiApp> => {
   const metrics = deps.metrics ?? createMetricsRegistry({ app: 'api', collectDefaults: false });
   const http = createHttpMetrics(metrics);
   const rateLimiter = deps.rateLimiter ?? createMemoryRateLimiter({ window: deps.config.rateLimitWindow, now });
-  const usage = createUsageRecorder({ readModel: deps.readModel, logger: deps.logger, now, intervalMs: deps.config.usageFlushMs });
-  const access = createPublicAccess({ readModel: deps.readModel, changeStream: deps.changeStream, rateLimiter, usage, config: deps.config });
+  const usage = createUsageRecorder({ store: deps.stores.usage, logger: deps.logger, now, intervalMs: deps.config.usageFlushMs });
+  const access = createPublicAccess({ readModel: deps.stores.readModel, keys: deps.stores.keys, changeStream: deps.changeStream, rateLimiter, usage, config: deps.config });
   await access.start();
 
   const router = new Router();
-  publicRoutes(router, { readModel: deps.readModel, access });
+  publicRoutes(router, { readModel: deps.stores.readModel, access });
   if (deps.streams) router.get('/subscribe', createSubscribeRoute({ ...deps.streams, access }));
-  operationsRoutes(router, { readModel: deps.readModel, metrics });
+  operationsRoutes(router, { ping: () => deps.stores.ping(), metrics });
 
   const app = new Koa({ proxy: false });
   app.silent = true;

@@ -1,4 +1,5 @@
 export * from './apiApp.js';
+export type { ApiStores } from './apiStores.js';
 export * from './publicAccess.js';
 export * from './usageRecorder.js';
 export { openApiDocument } from './routes/openApiDocument.js';

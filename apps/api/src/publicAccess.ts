@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import { authorizeKey, checkRateLimits, createExpiringCache, createKeyCache, type AccessGrant, type RateLimiter } from '@pubstream/access';
 import type { ChangeMessage, ChangeStream, ChangeSubscription } from '@pubstream/change-stream';
 import { DEFAULT_PLAN } from '@pubstream/domain';
-import type { CollectionRecord, KeyRecord, PlanRecord, ReadModel } from '@pubstream/read-model';
+import type { CollectionRecord, KeyRecord, KeyStore, PlanRecord, ReadModel } from '@pubstream/read-model';
 import { backendCall } from './http/backendCall.js';
 import { applyCorsHeaders } from './http/cors.js';
 import type { UsageRecorder } from './usageRecorder.js';
@@ -41,16 +41,18 @@ export interface PublicAccess {
 const FALLBACK_PLAN: PlanRecord = { plan: DEFAULT_PLAN, monthlyQuota: null, version: 0 };
 
 export const createPublicAccess = (deps: {
-  readModel: ReadModel;
+  readModel: Pick<ReadModel, 'getCollection'>;
+  keys: Pick<KeyStore, 'getKeyByHash' | 'getPlan'>;
   changeStream: ChangeStream;
   rateLimiter: RateLimiter;
   usage: UsageRecorder;
   config: PublicAccessConfig;
 }): PublicAccess => {
   const { readModel, config } = deps;
+  const keyStore = deps.keys;
   const ttlMs = config.cacheTtlMs ?? 1_000;
-  const keys = createKeyCache({ ttlMs, load: (hash) => backendCall(readModel.getKeyByHash(hash)) });
-  const plans = createExpiringCache({ ttlMs, load: async () => (await backendCall(readModel.getPlan())) ?? FALLBACK_PLAN });
+  const keys = createKeyCache({ ttlMs, load: (hash) => backendCall(keyStore.getKeyByHash(hash)) });
+  const plans = createExpiringCache({ ttlMs, load: async () => (await backendCall(keyStore.getPlan())) ?? FALLBACK_PLAN });
   const collections = createExpiringCache({ ttlMs, load: (slug) => backendCall(readModel.getCollection(slug)) });
   let subscription: ChangeSubscription | null = null;
 

@@ -304,7 +304,7 @@ describe('public read API over HTTP', () => {
       for (let i = 0; i < 3; i++) await h.get('/public/data/p-01', { 'X-API-Key': raw });
       await h.get('/public/data/missing', { 'X-API-Key': raw });
       await h.api.usage.flush();
-      const [usage] = await h.readModel.getUsage([record.keyId]);
+      const [usage] = await h.stores.usage.getUsage([record.keyId]);
       expect(usage).toMatchObject({ keyId: record.keyId, requestCount: 4 });
       expect(usage?.lastUsedAt).not.toBeNull();
     });
@@ -415,9 +415,8 @@ describe('deployment switches', () => {
     const h = await startApiHarness();
     const { raw } = await h.key();
     const broken = new Error('connect ECONNREFUSED 127.0.0.1:6379');
-    const rm = h.readModel as unknown as Record<string, unknown>;
-    rm.getItem = () => Promise.reject(broken);
-    rm.ping = () => Promise.reject(broken);
+    (h.stores.readModel as unknown as Record<string, unknown>).getItem = () => Promise.reject(broken);
+    (h.stores as unknown as Record<string, unknown>).ping = () => Promise.reject(broken);
     try {
       const res = await h.get('/public/data/x', { 'X-API-Key': raw });
       await expectError(res, 503, 'Service Unavailable', 'Service temporarily unavailable, try again shortly');

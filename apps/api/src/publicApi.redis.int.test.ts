@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createClient, type RedisClientType } from 'redis';
 import { createRedisRateLimiter } from '@pubstream/access';
-import { createRedisReadModel } from '@pubstream/read-model';
+import { createRedisStores } from '@pubstream/read-model';
 import { describeWithBackend } from '@pubstream/testing';
 import { startApiHarness, type ApiHarness } from './testing/apiHarness.js';
 
@@ -16,7 +16,7 @@ describeWithBackend('redis', 'public API on Redis', (url) => {
   const start = async (redis: RedisClientType = client) => {
     const h = await startApiHarness({
       now,
-      readModel: createRedisReadModel(redis, { namespace: ns }),
+      stores: createRedisStores(redis, { namespace: ns }),
       rateLimiter: createRedisRateLimiter({ client: redis, window: 'minute', now, keyPrefix: `${ns}:rl` }),
     });
     harnesses.push(h);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createClient, type RedisClientType } from 'redis';
 import { createRedisRateLimiter } from '@pubstream/access';
-import { createRedisReadModel } from '@pubstream/read-model';
+import { createRedisStores } from '@pubstream/read-model';
 import { describeWithBackend } from '@pubstream/testing';
 import { startApiHarness, type ApiHarness } from './testing/apiHarness.js';
 
@@ -24,7 +24,7 @@ describeWithBackend('redis', 'rate limits on two API nodes whose clocks differ b
     const now = () => new Date(clocks[name]);
     const h = await startApiHarness({
       now,
-      readModel: createRedisReadModel(client, { namespace: ns }),
+      stores: createRedisStores(client, { namespace: ns }),
       rateLimiter: createRedisRateLimiter({ client, window: 'minute', now, keyPrefix: `${ns}:rl` }),
     });
     harnesses.push(h);

@@ -1,4 +1,4 @@
-import type { ReadModel, UsageCount } from '@pubstream/read-model';
+import type { UsageCount, UsageStore } from '@pubstream/read-model';
 import type { Logger } from '@pubstream/observability';
 
 export interface UsageRecorder {
@@ -18,7 +18,7 @@ export interface UsageRecorder {
 // Number arithmetic instead of toISOString().slice(0, 13): record() runs on every request.
 const hourBucket = (keyId: string, at: Date): string => `${keyId}|${Math.floor(at.getTime() / 3_600_000)}`;
 
-export const createUsageRecorder = (deps: { readModel: ReadModel; logger: Logger; now: () => Date; intervalMs?: number }): UsageRecorder => {
+export const createUsageRecorder = (deps: { store: Pick<UsageStore, 'recordUsage'>; logger: Logger; now: () => Date; intervalMs?: number }): UsageRecorder => {
   let pending = new Map<string, { keyId: string; at: Date; count: number }>();
   let flushing: Promise<void> = Promise.resolve();
 
@@ -28,7 +28,7 @@ export const createUsageRecorder = (deps: { readModel: ReadModel; logger: Logger
     pending = new Map();
     const counts: UsageCount[] = [...batch.values()];
     try {
-      await deps.readModel.recordUsage(counts);
+      await deps.store.recordUsage(counts);
     } catch (error) {
       // Keep the counts for the next flush rather than losing billable usage.
       for (const count of counts) {

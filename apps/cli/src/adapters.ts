@@ -5,31 +5,32 @@ import { createInProcessChangeStream, createKafkaChangeStream, type ChangeStream
 import type { Config } from '@pubstream/config';
 import { createEsdbEventStore, createSqliteEventStore, openSqliteDatabase, type EventStore } from '@pubstream/event-store';
 import type { Logger } from '@pubstream/observability';
-import { connectRedis, createGenerationalRedisReadModel, createMemoryReadModel, type ReadModel, type RedisReadModelClient } from '@pubstream/read-model';
+import { connectRedis, createGenerationalRedisStores, createMemoryStores, type RedisReadModelClient, type Stores } from '@pubstream/read-model';
 import { Kafka, logLevel } from 'kafkajs';
 
 /**
  * Builds the clients the configuration names and hands them to the libs' adapters
- * (DESIGN.md §2): SQLite or EventStoreDB, memory or Redis, in-process or Kafka. Only apps build
- * clients; the adapters never read configuration.
+ * (docs/architecture.md, Profiles): SQLite or EventStoreDB, memory or Redis, in-process or Kafka.
+ * Only apps build clients; the adapters never read configuration.
  */
 export const openEventStore = (config: Config, now: () => Date): EventStore => {
   if (config.eventStore.kind === 'sqlite') return createSqliteEventStore(openSqliteDatabase(config.eventStore.path), { now });
   return createEsdbEventStore(EventStoreDBClient.connectionString`${config.eventStore.connectionString}`);
 };
 
-export interface OpenedReadModel {
-  readonly readModel: ReadModel;
-  /** The Redis client when the read model is on Redis (shared by the rate limiter). */
+export interface OpenedStores {
+  /** The four read-side ports; each app is handed the ones it uses (docs/architecture.md). */
+  readonly stores: Stores;
+  /** The Redis client when the stores are on Redis (shared by the rate limiter and stream slots). */
   readonly redis: RedisReadModelClient | null;
 }
 
-export const openReadModel = async (config: Config, logger: Logger, now: () => Date): Promise<OpenedReadModel> => {
-  if (config.redisUrl === null) return { readModel: createMemoryReadModel({ now }), redis: null };
+export const openStores = async (config: Config, logger: Logger, now: () => Date): Promise<OpenedStores> => {
+  if (config.redisUrl === null) return { stores: createMemoryStores({ now }), redis: null };
   // Errors are logged, not thrown: node-redis reconnects by itself and reads answer 503 meanwhile.
   const redis = await connectRedis(config.redisUrl, (error) => logger.warn({ err: error }, 'redis connection error'));
   // The active generation behind the `ps` pointer, so `projections rebuild` can switch it live.
-  return { readModel: await createGenerationalRedisReadModel(redis, { root: 'ps' }), redis };
+  return { stores: await createGenerationalRedisStores(redis, { root: 'ps' }), redis };
 };
 
 export const openChangeStream = (config: Config, logger: Logger, clientId: string): ChangeStream => {

@@ -5,8 +5,9 @@ import { loadConfig, type Config } from '@pubstream/config';
 import type { EventStore } from '@pubstream/event-store';
 import { createLogger, createMetricsRegistry, type Logger } from '@pubstream/observability';
 import { createProjector, type Projector } from '@pubstream/projector';
-import type { ReadModel } from '@pubstream/read-model';
-import { openChangeStream, openEventStore, openRateLimiter, openStreamSlots, openReadModel, processIdentity } from './adapters.js';
+import type { ReadModel, RedisReadModelClient, Stores } from '@pubstream/read-model';
+import { openChangeStream, openEventStore, openRateLimiter, openStores, openStreamSlots, processIdentity } from './adapters.js';
+import { adminAppConfigOf } from './adminAppConfig.js';
 import { generateAdminToken } from './adminToken.js';
 import { edgeSettings, listen, type RunningServer } from './httpServer.js';
 import { createPublicApi, servePublicApi } from './publicApi.js';
@@ -47,6 +48,9 @@ export interface AllInOne {
   /** The event log this process uses and its head position at start (0: a new, empty log). */
   readonly eventLog: { readonly location: string; readonly positionAtStart: number };
   readonly eventStore: EventStore;
+  /** The read-side ports this process built and handed to its apps. */
+  readonly stores: Stores;
+  /** The public reads (`stores.readModel`). */
   readonly readModel: ReadModel;
   readonly changeStream: ChangeStream;
   readonly projector: Projector;
@@ -55,10 +59,52 @@ export interface AllInOne {
   stop(): Promise<void>;
 }
 
+/** Runs the cleanups last-registered first; a failing one is logged and the others still run. */
+const runInReverse = async (cleanups: (() => Promise<void>)[], logger: Logger): Promise<void> => {
+  for (const cleanup of cleanups.splice(0).reverse()) {
+    try {
+      await cleanup();
+    } catch (error) {
+      logger.warn({ err: error }, 'error while stopping');
+    }
+  }
+};
+
+/** The memory stores start empty: the projector replays the whole log before anything is served. Returns the head. */
+const replayLog = async (eventStore: EventStore, projector: Projector, logger: Logger): Promise<number> => {
+  const head = await eventStore.headPosition();
+  if (head > 0) {
+    logger.info({ head }, 'rebuilding the read models from the event log');
+    while (!(await projector.waitFor(head, 10_000))) logger.info(await projector.status(), 'still rebuilding the read models');
+  }
+  return head;
+};
+
+/** The public API on the process's stores and change stream, listening; its stops join `cleanups`. */
+const startPublicApi = async (
+  deps: { config: Config; stores: Stores; changeStream: ChangeStream; redis: RedisReadModelClient | null; logger: Logger; now: () => Date },
+  cleanups: (() => Promise<void>)[],
+): Promise<{ readonly url: string }> => {
+  const { config, redis, logger, now } = deps;
+  const publicApi = await createPublicApi({ config, stores: deps.stores, changeStream: deps.changeStream, logger: logger.child({ component: 'api' }),
+    now,
+    // One registry per app: both define the http_* metrics (the API's is served on its /metrics).
+    metrics: createMetricsRegistry({ app: 'api', collectDefaults: false }),
+    // In front of the in-memory stores a cache only adds staleness.
+    cacheTtlMs: redis === null ? 0 : undefined,
+    rateLimiter: openRateLimiter(config, redis, now, logger),
+    streamSlots: openStreamSlots(redis),
+  });
+  cleanups.push(() => publicApi.close());
+  const publicServer = await servePublicApi(publicApi, config);
+  cleanups.push(() => publicServer.stop());
+  return publicServer;
+};
+
 /**
- * The embedded profile in one process (DESIGN.md §2): SQLite log, in-memory read models rebuilt
- * from the log by the projector at start, the in-process change stream, the public API and the
- * admin API on their ports. EVENT_STORE_URL / REDIS_URL / KAFKA_BROKERS swap in the distributed
+ * The embedded profile in one process (docs/architecture.md, Profiles): SQLite log, in-memory
+ * stores rebuilt from the log by the projector at start, the in-process change stream, the public
+ * API and the admin API on their ports. EVENT_STORE_URL / REDIS_URL / KAFKA_BROKERS swap in the distributed
  * adapters while keeping everything in one process. `pubstream start` runs this; e2e tests start it with free ports.
  */
 export const startAllInOne = async (options: AllInOneOptions = {}): Promise<AllInOne> => {
@@ -69,47 +115,28 @@ export const startAllInOne = async (options: AllInOneOptions = {}): Promise<AllI
   const adminToken = config.adminToken ?? generateAdminToken();
 
   const cleanups: (() => Promise<void>)[] = [];
-  const runCleanups = async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) {
-      try {
-        await cleanup();
-      } catch (error) {
-        logger.warn({ err: error }, 'error while stopping');
-      }
-    }
-  };
+  const runCleanups = () => runInReverse(cleanups, logger);
 
   try {
     const eventStore = openEventStore(config, now);
     cleanups.push(() => eventStore.close());
-    const { readModel, redis } = await openReadModel(config, logger, now);
-    cleanups.push(() => readModel.close());
+    const { stores, redis } = await openStores(config, logger, now);
+    cleanups.push(() => stores.close());
     const changeStream = openChangeStream(config, logger.child({ component: 'change-stream' }), processIdentity('all-in-one'));
     cleanups.push(() => changeStream.close());
-    const projector = createProjector({ eventStore, readModel, changeStream, logger: logger.child({ component: 'projector' }), now });
+    const projector = createProjector({ eventStore, stores, changeStream, logger: logger.child({ component: 'projector' }), now });
     projector.start();
     cleanups.push(() => projector.stop());
 
-    // The memory read model starts empty: replay the whole log before serving anything.
-    const head = await eventStore.headPosition();
-    if (head > 0) {
-      logger.info({ head }, 'rebuilding the read models from the event log');
-      while (!(await projector.waitFor(head, 10_000))) logger.info(await projector.status(), 'still rebuilding the read models');
-    }
+    const head = await replayLog(eventStore, projector, logger);
 
     // One registry per app: both define the http_* metrics (the API's is served on its /metrics).
     const metrics = createMetricsRegistry({ app: 'admin' });
-    const apiMetrics = createMetricsRegistry({ app: 'api', collectDefaults: false });
     const adminApp = createAdminApp({
       eventStore,
-      readModel,
+      stores,
       projector,
-      config: {
-        adminToken,
-        readYourWritesTimeoutMs: config.readYourWritesTimeoutMs,
-        allowedHosts: config.adminAllowedHosts,
-        authThrottle: { maxFailures: config.adminAuthMaxFailures, blockMs: config.adminAuthBlockMs, maxBlockMs: config.adminAuthMaxBlockMs },
-      },
+      config: adminAppConfigOf(config, adminToken),
       logger: logger.child({ component: 'admin' }),
       now,
       newId,
@@ -118,17 +145,7 @@ export const startAllInOne = async (options: AllInOneOptions = {}): Promise<AllI
     const adminServer: RunningServer = await listen(adminApp.callback(), config.adminHost, config.adminPort, edgeSettings(config, 'admin'));
     cleanups.push(() => adminServer.close(config.shutdownTimeoutMs));
 
-    const publicApi = await createPublicApi({ config, readModel, changeStream, logger: logger.child({ component: 'api' }),
-      now,
-      metrics: apiMetrics,
-      // In front of the in-memory read model a cache only adds staleness.
-      cacheTtlMs: redis === null ? 0 : undefined,
-      rateLimiter: openRateLimiter(config, redis, now, logger),
-      streamSlots: openStreamSlots(redis),
-    });
-    cleanups.push(() => publicApi.close());
-    const publicServer = await servePublicApi(publicApi, config);
-    cleanups.push(() => publicServer.stop());
+    const publicServer = await startPublicApi({ config, stores, changeStream, redis, logger, now }, cleanups);
 
     const demo = options.demo === true && head === 0 ? await seedDemo(adminApp.service) : null;
 
@@ -142,7 +159,8 @@ export const startAllInOne = async (options: AllInOneOptions = {}): Promise<AllI
       demo,
       eventLog: { location: config.eventStore.kind === 'sqlite' ? config.eventStore.path : 'EventStoreDB', positionAtStart: head },
       eventStore,
-      readModel,
+      stores,
+      readModel: stores.readModel,
       changeStream,
       projector,
       admin: adminApp.service,

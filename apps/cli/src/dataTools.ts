@@ -3,9 +3,9 @@ import { once } from 'node:events';
 import type { Config } from '@pubstream/config';
 import type { Logger } from '@pubstream/observability';
 import { createProgressReporter, exportEvents, rebuildReadModels, toNdjsonLine, type RebuildResult } from '@pubstream/projector';
-import { createMemoryReadModel, type RedisReadModelClient } from '@pubstream/read-model';
+import { createMemoryStores, type RedisReadModelClient } from '@pubstream/read-model';
 import { Kafka, logLevel } from 'kafkajs';
-import { openEventStore, openReadModel } from './adapters.js';
+import { openEventStore, openStores } from './adapters.js';
 import { publishEventsToKafka } from './exportToKafka.js';
 import { rebuildGeneration } from './generationRebuild.js';
 
@@ -62,7 +62,7 @@ export const runProjectionsRebuild = async (config: Config, logger: Logger, opti
     if (options.only !== undefined) throw new Error('a live generation holds every projection: rebuild them all to switch (names are for --dry-run)');
     const now = () => new Date();
     const eventStore = openEventStore(config, now);
-    const { readModel, redis } = await openReadModel(config, logger, now);
+    const { stores, redis } = await openStores(config, logger, now);
     try {
       return await rebuildGeneration({
         client: redis as RedisReadModelClient,
@@ -72,16 +72,16 @@ export const runProjectionsRebuild = async (config: Config, logger: Logger, opti
         log: (message) => process.stderr.write(`${message}\n`),
       });
     } finally {
-      await readModel.close();
+      await stores.close();
       await eventStore.close();
     }
   }
   if (config.redisUrl === null) throw new Error('--dry-run compares with the live read model in Redis (REDIS_URL)');
   const now = () => new Date();
   const eventStore = openEventStore(config, now);
-  const { readModel: live } = await openReadModel(config, logger, now);
+  const { stores: live } = await openStores(config, logger, now);
   try {
-    return await rebuildReadModels({ eventStore, target: createMemoryReadModel({ now }), live, dryRun: true, only: options.only, progress: createProgressReporter(process.stderr) });
+    return await rebuildReadModels({ eventStore, target: createMemoryStores({ now }), live, dryRun: true, only: options.only, progress: createProgressReporter(process.stderr) });
   } finally {
     await live.close();
     await eventStore.close();

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { createAdminApp } from '@pubstream/admin';
 import type { Config } from '@pubstream/config';
 import { createLogger, createMetricsRegistry, type Logger } from '@pubstream/observability';
-import { openChangeStream, openEventStore, openRateLimiter, openStreamSlots, openReadModel, processIdentity } from './adapters.js';
+import { openChangeStream, openEventStore, openRateLimiter, openStores, openStreamSlots, processIdentity } from './adapters.js';
+import { adminAppConfigOf } from './adminAppConfig.js';
 import { edgeSettings, listen } from './httpServer.js';
 import { createPublicApi, servePublicApi } from './publicApi.js';
 
@@ -45,13 +46,13 @@ const starting = async (logger: Logger, build: (cleanups: Cleanup[]) => Promise<
 export const startApiProcess = (config: Config, logger: Logger = createLogger({ level: config.logLevel, name: 'pubstream-api' })) =>
   starting(logger, async (cleanups) => {
     const now = () => new Date();
-    const { readModel, redis } = await openReadModel(config, logger, now);
-    cleanups.push(() => readModel.close());
+    const { stores, redis } = await openStores(config, logger, now);
+    cleanups.push(() => stores.close());
     const changeStream = openChangeStream(config, logger, processIdentity('api'));
     cleanups.push(() => changeStream.close());
     const api = await createPublicApi({
       config,
-      readModel,
+      stores,
       changeStream,
       logger,
       now,
@@ -73,17 +74,12 @@ export const startAdminProcess = (config: Config, logger: Logger = createLogger(
     if (config.adminToken === null) throw new Error('ADMIN_TOKEN is required for "pubstream admin"');
     const eventStore = openEventStore(config, now);
     cleanups.push(() => eventStore.close());
-    const { readModel } = await openReadModel(config, logger, now);
-    cleanups.push(() => readModel.close());
+    const { stores } = await openStores(config, logger, now);
+    cleanups.push(() => stores.close());
     const app = createAdminApp({
       eventStore,
-      readModel,
-      config: {
-        adminToken: config.adminToken,
-        readYourWritesTimeoutMs: config.readYourWritesTimeoutMs,
-        allowedHosts: config.adminAllowedHosts,
-        authThrottle: { maxFailures: config.adminAuthMaxFailures, blockMs: config.adminAuthBlockMs, maxBlockMs: config.adminAuthMaxBlockMs },
-      },
+      stores,
+      config: adminAppConfigOf(config, config.adminToken),
       logger,
       now,
       newId: randomUUID,

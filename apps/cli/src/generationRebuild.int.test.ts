@@ -9,9 +9,9 @@ import { createSqliteEventStore, openSqliteDatabase, type EventStore } from '@pu
 import { compareReadModels, rebuildReadModels } from '@pubstream/projector';
 import {
   connectRedis,
-  createGenerationalRedisReadModel,
-  createMemoryReadModel,
-  createRedisReadModel,
+  createGenerationalRedisStores,
+  createMemoryStores,
+  createRedisStores,
   readActiveGeneration,
   readPendingGeneration,
   type RedisReadModelClient,
@@ -72,7 +72,7 @@ describeWithBackend('redis', 'pubstream projections rebuild (process, SIGKILL, r
   it('resumes the unfinished generation after SIGKILL, then switches and drops the old one', async () => {
     const head = await writeLog(eventStore);
     // The live generation (the root) as an older projector left it: only the collection.
-    await rebuildReadModels({ eventStore: { ...eventStore, headPosition: async () => 1, readAll: (o) => eventStore.readAll({ ...o, until: 1 }) }, target: createRedisReadModel(client) });
+    await rebuildReadModels({ eventStore: { ...eventStore, headPosition: async () => 1, readAll: (o) => eventStore.readAll({ ...o, until: 1 }) }, target: createRedisStores(client) });
 
     const first = rebuild();
     const deadline = Date.now() + 40_000;
@@ -80,12 +80,12 @@ describeWithBackend('redis', 'pubstream projections rebuild (process, SIGKILL, r
     for (;;) {
       if (Date.now() > deadline || first.child.exitCode !== null) throw new Error(`the rebuild did not progress as expected: ${first.output().slice(-300)}`);
       pending ??= await readPendingGeneration(client, 'ps');
-      if (pending && (await createRedisReadModel(client, { namespace: pending }).getCheckpoint('projector')) > head / 4) break;
+      if (pending && (await createRedisStores(client, { namespace: pending }).projections.getCheckpoint('projector')) > head / 4) break;
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     first.child.kill('SIGKILL');
     await first.exited;
-    const reached = await createRedisReadModel(client, { namespace: pending as string }).getCheckpoint('projector');
+    const reached = await createRedisStores(client, { namespace: pending as string }).projections.getCheckpoint('projector');
     expect(reached).toBeLessThan(head);
     // Killed halfway: nothing switched, readers still see the old generation.
     expect(await readActiveGeneration(client, 'ps')).toBe('ps');
@@ -102,12 +102,12 @@ describeWithBackend('redis', 'pubstream projections rebuild (process, SIGKILL, r
     expect(await readPendingGeneration(client, 'ps')).toBeNull();
     expect(await (client as unknown as { keys(p: string): Promise<string[]> }).keys('ps:{c:*')).toEqual([]);
 
-    const live = await createGenerationalRedisReadModel(await connectRedis(dbUrl, () => {}));
+    const live = await createGenerationalRedisStores(await connectRedis(dbUrl, () => {}));
     try {
-      const fresh = createMemoryReadModel();
+      const fresh = createMemoryStores();
       await rebuildReadModels({ eventStore, target: fresh });
       expect(await compareReadModels(live, fresh)).toEqual([]);
-      expect(await live.countItems('load')).toBe(ITEMS);
+      expect(await live.readModel.countItems('load')).toBe(ITEMS);
     } finally {
       await live.close();
     }

@@ -2,9 +2,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { EventStore } from '@pubstream/event-store';
 import { rebuildReadModels, type ProgressReporter, type RebuildResult } from '@pubstream/projector';
 import {
-  createRedisReadModel,
+  createRedisStores,
   dropGeneration,
   listGenerations,
+  newGenerationNamespace,
   readActiveGeneration,
   readPendingGeneration,
   setPendingGeneration,
@@ -48,7 +49,7 @@ export interface GenerationRebuildResult extends RebuildResult {
  * SIGKILL) is resumed by the next one from the new generation's own checkpoint.
  *
  * The running projector follows the pointer: its lease lives in the old generation, so once its
- * read model refreshes, its next write is fenced off; it takes the lease again in the new generation
+ * stores refresh, its next write is fenced off; it takes the lease again in the new generation
  * and continues from the checkpoint the rebuild left there. Events it applied to the old generation
  * after the rebuild's last pass are applied again (every write is version-guarded, so that is safe).
  */
@@ -62,13 +63,13 @@ export const rebuildGeneration = async (options: GenerationRebuildOptions): Prom
   if (generation !== null && generation !== previous) {
     log(`resuming the unfinished generation ${generation}`);
   } else {
-    generation = `${root}-g${now().getTime()}`;
+    generation = newGenerationNamespace(root, now());
     await setPendingGeneration(client, root, generation);
     log(`building generation ${generation} beside the live ${previous}`);
   }
 
   // The adapters share the caller's client; they are not closed here (close() would close it).
-  const target = createRedisReadModel(client, { namespace: generation });
+  const target = createRedisStores(client, { namespace: generation });
   const result = await rebuildReadModels({ eventStore, target, progress: options.progress, now, batchSize: options.batchSize, signal: options.signal });
   if (result.aborted) return { ...result, generation, previous, switched: false, dropped: 0 };
 

@@ -8,7 +8,7 @@ import { startAllInOne } from './allInOne.js';
 import { installProcessGuard } from './processGuard.js';
 import { startupBanner } from './startupBanner.js';
 import { runEventsExport, runProjectionsRebuild } from './dataTools.js';
-import { openEventStore, openReadModel } from './adapters.js';
+import { openEventStore, openStores } from './adapters.js';
 import { startAdminProcess, startApiProcess } from './distributedProcesses.js';
 import { projectorNodeOptionsFromEnv, runProjectorNode } from './distributed/index.js';
 import { projectionStatus } from '@pubstream/projector';
@@ -159,12 +159,12 @@ projections
     }
     const logger = createLogger({ level: 'warn', name: 'pubstream' });
     const eventStore = openEventStore(config, () => new Date());
-    const { readModel } = await openReadModel(config, logger, () => new Date());
+    const { stores } = await openStores(config, logger, () => new Date());
     try {
-      const rows = await projectionStatus({ eventStore, readModel });
+      const rows = await projectionStatus({ eventStore, checkpoints: stores.projections });
       console.table(rows);
     } finally {
-      await readModel.close();
+      await stores.close();
       await eventStore.close();
     }
   });

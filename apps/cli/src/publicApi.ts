@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestListener } from 'node:http';
-import { createApiApp, createFanoutHub, createReconnectHints, createStreamAdmission, registerFanoutHubMetrics } from '@pubstream/api';
+import { createApiApp, createFanoutHub, createReconnectHints, createStreamAdmission, registerFanoutHubMetrics, type ApiStores, type FanoutHubOptions } from '@pubstream/api';
 import { createMemoryStreamSlots, type RateLimiter, type StreamSlots } from '@pubstream/access';
 import type { ChangeStream } from '@pubstream/change-stream';
 import type { Config } from '@pubstream/config';
 import type { Logger } from '@pubstream/observability';
-import type { ReadModel } from '@pubstream/read-model';
 import type { Registry } from 'prom-client';
 import { edgeSettings, listen } from './httpServer.js';
 
@@ -20,10 +19,17 @@ export interface PublicApi {
   close(): Promise<void>;
 }
 
+/** What the fanout hub reads: snapshots from the read model, the plan from the key store. */
+const hubReads = ({ readModel, keys }: ApiStores): FanoutHubOptions['readModel'] => ({
+  getItems: (dataIds) => readModel.getItems(dataIds),
+  getCollectionPage: (slug, query) => readModel.getCollectionPage(slug, query),
+  getPlan: () => keys.getPlan(),
+});
+
 /** The public read API with /subscribe and its fanout hub, on the given adapters (both profiles). */
 export const createPublicApi = async (deps: {
   config: Config;
-  readModel: ReadModel;
+  stores: ApiStores;
   changeStream: ChangeStream;
   logger: Logger;
   now: () => Date;
@@ -38,12 +44,12 @@ export const createPublicApi = async (deps: {
   const { config } = deps;
   const logger = deps.logger.child({ component: 'fanout' });
   const hints = createReconnectHints({ shutdownWindowMs: config.shutdownReconnectWindowMs });
-  const hub = createFanoutHub({ readModel: deps.readModel, changeStream: deps.changeStream, logger, hints, unsentBudgetBytes: config.streamBufferBudgetBytes });
+  const hub = createFanoutHub({ readModel: hubReads(deps.stores), changeStream: deps.changeStream, logger, hints, unsentBudgetBytes: config.streamBufferBudgetBytes });
   await hub.start();
   if (deps.metrics) registerFanoutHubMetrics(deps.metrics, hub);
   const admission = createStreamAdmission({ slots: deps.streamSlots ?? createMemoryStreamSlots(), maxStreamsPerAddress: config.maxStreamsPerAddress, logger });
   const api = await createApiApp({
-    readModel: deps.readModel,
+    stores: deps.stores,
     changeStream: deps.changeStream,
     rateLimiter: deps.rateLimiter,
     config: {

@@ -1,4 +1,10 @@
-import type { ItemRecord, ReadModel } from '@pubstream/read-model';
+import type { ItemRecord, KeyStore, ReadModel } from '@pubstream/read-model';
+
+/** What the comparison reads: everything a reader can see. */
+export interface ComparedStores {
+  readonly readModel: Pick<ReadModel, 'listCollections' | 'getCollectionPage'>;
+  readonly keys: Pick<KeyStore, 'listKeys' | 'getPlan'>;
+}
 
 /** One record that differs between two read models (null = missing on that side). */
 export interface ReadModelDifference {
@@ -10,7 +16,7 @@ export interface ReadModelDifference {
 
 const PAGE = 100;
 
-const allItems = async (readModel: ReadModel, slug: string): Promise<ItemRecord[]> => {
+const allItems = async (readModel: ComparedStores['readModel'], slug: string): Promise<ItemRecord[]> => {
   const items: ItemRecord[] = [];
   for (let offset = 0; ; offset += PAGE) {
     const page = await readModel.getCollectionPage(slug, { sort: 'dataId', order: 'asc', offset, limit: PAGE });
@@ -34,18 +40,18 @@ const diffById = <T>(kind: ReadModelDifference['kind'], live: Map<string, T>, re
  * Everything a reader can see in `live` that differs from `rebuilt`: collections, their items
  * (paged, in dataId order), keys and the plan. Empty when the two are equal. For `--dry-run`.
  */
-export const compareReadModels = async (live: ReadModel, rebuilt: ReadModel): Promise<ReadModelDifference[]> => {
+export const compareReadModels = async (live: ComparedStores, rebuilt: ComparedStores): Promise<ReadModelDifference[]> => {
   const differences: ReadModelDifference[] = [];
-  const [liveCollections, rebuiltCollections] = await Promise.all([live.listCollections(), rebuilt.listCollections()]);
+  const [liveCollections, rebuiltCollections] = await Promise.all([live.readModel.listCollections(), rebuilt.readModel.listCollections()]);
   diffById('collection', new Map(liveCollections.map((c) => [c.slug, c])), new Map(rebuiltCollections.map((c) => [c.slug, c])), differences);
   const slugs = [...new Set([...liveCollections, ...rebuiltCollections].map((c) => c.slug))];
   for (const slug of slugs) {
-    const [a, b] = await Promise.all([allItems(live, slug), allItems(rebuilt, slug)]);
+    const [a, b] = await Promise.all([allItems(live.readModel, slug), allItems(rebuilt.readModel, slug)]);
     diffById('item', new Map(a.map((i) => [i.dataId, i])), new Map(b.map((i) => [i.dataId, i])), differences);
   }
-  const [liveKeys, rebuiltKeys] = await Promise.all([live.listKeys(), rebuilt.listKeys()]);
+  const [liveKeys, rebuiltKeys] = await Promise.all([live.keys.listKeys(), rebuilt.keys.listKeys()]);
   diffById('key', new Map(liveKeys.map((k) => [k.keyId, k])), new Map(rebuiltKeys.map((k) => [k.keyId, k])), differences);
-  const [livePlan, rebuiltPlan] = await Promise.all([live.getPlan(), rebuilt.getPlan()]);
+  const [livePlan, rebuiltPlan] = await Promise.all([live.keys.getPlan(), rebuilt.keys.getPlan()]);
   if (!same(livePlan, rebuiltPlan)) differences.push({ kind: 'plan', id: 'plan', live: livePlan, rebuilt: rebuiltPlan });
   return differences;
 };

@@ -1,5 +1,5 @@
 import { createSqliteEventStore, openSqliteDatabase } from '@pubstream/event-store';
-import { createMemoryReadModel } from '@pubstream/read-model';
+import { createMemoryStores } from '@pubstream/read-model';
 import { describe, expect, it } from 'vitest';
 import { compareReadModels } from './compareReadModels.js';
 import { exportEvents, importEvents, parseNdjsonEvents, toNdjsonLine } from './eventExport.js';
@@ -21,12 +21,12 @@ describe('event export and import (SQLite)', () => {
     await importEvents(target, parseNdjsonEvents(lines));
     expect(await target.headPosition()).toBe(lines.length);
 
-    const fromSource = createMemoryReadModel();
-    const fromImport = createMemoryReadModel();
+    const fromSource = createMemoryStores();
+    const fromImport = createMemoryStores();
     await rebuildReadModels({ eventStore: source, target: fromSource });
     await rebuildReadModels({ eventStore: target, target: fromImport });
     expect(await compareReadModels(fromSource, fromImport)).toEqual([]);
-    expect((await fromImport.getKey('old'))?.allowedDomains).toEqual(['x.com']);
+    expect((await fromImport.keys.getKey('old'))?.allowedDomains).toEqual(['x.com']);
   });
 
   it('exports a position range filtered by type, with positions', async () => {

@@ -1,11 +1,12 @@
 export * from './projector.js';
+export type { ProjectorStores } from './projectorStores.js';
 export * from './projections/index.js';
 export { changeMessageOf } from './changeMessages.js';
 export { decodeEvents, type SkippedEvent } from './decodeEvents.js';
 export { projectBatch } from './projectBatch.js';
 export { rebuildReadModels, type RebuildOptions, type RebuildResult } from './rebuild.js';
 export { createProgressReporter, createLineProgressReporter, createBarProgressReporter, type ProgressReporter, type RebuildProgress } from './rebuildProgress.js';
-export { compareReadModels, type ReadModelDifference } from './compareReadModels.js';
+export { compareReadModels, type ComparedStores, type ReadModelDifference } from './compareReadModels.js';
 export { projectionStatus, type ProjectionStatusRow, type ProjectionStatusOptions } from './projectionStatus.js';
 export { measureLag, type Lag } from './lag.js';
 export { exportEvents, importEvents, parseNdjsonEvents, toNdjsonLine, entityKeyOf, type ExportedEvent, type ExportOptions } from './eventExport.js';

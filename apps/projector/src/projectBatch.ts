@@ -1,5 +1,4 @@
-import type { ReadModel } from '@pubstream/read-model';
-import type { PositionedOp, ProjectedEvent, Projection } from './projections/projection.js';
+import type { PositionedOp, ProjectedEvent, Projection, ProjectionReads } from './projections/projection.js';
 
 /**
  * Runs every projection over one batch: each loads the records the batch touches (in parallel,
@@ -7,10 +6,10 @@ import type { PositionedOp, ProjectedEvent, Projection } from './projections/pro
  */
 export const projectBatch = async (
   projections: readonly Projection[],
-  readModel: ReadModel,
+  reads: ProjectionReads,
   events: readonly ProjectedEvent[],
 ): Promise<PositionedOp[]> => {
-  const perProjection = await Promise.all(projections.map((p) => p.project(readModel, events)));
+  const perProjection = await Promise.all(projections.map((p) => p.project(reads, events)));
   // Stable sort: ops of one event keep the registry order.
   return perProjection.flat().sort((a, b) => a.position - b.position);
 };

@@ -1,5 +1,5 @@
 import type { EventStore } from '@pubstream/event-store';
-import type { ReadModel } from '@pubstream/read-model';
+import type { ProjectionStore } from '@pubstream/read-model';
 import { countEvents, measureLag } from './lag.js';
 import { publishedCheckpointName } from './projector.js';
 import { PROJECTIONS, type Projection } from './projections/index.js';
@@ -20,7 +20,8 @@ export interface ProjectionStatusRow {
 
 export interface ProjectionStatusOptions {
   readonly eventStore: EventStore;
-  readonly readModel: ReadModel;
+  /** Where the projector's checkpoints are stored. */
+  readonly checkpoints: Pick<ProjectionStore, 'getCheckpoint'>;
   /** The projector's checkpoint name (default `projector`). */
   readonly name?: string;
   readonly projections?: readonly Projection[];
@@ -35,21 +36,21 @@ export interface ProjectionStatusOptions {
  * applies at now (measured by sampling the stored checkpoint twice).
  */
 export const projectionStatus = async (options: ProjectionStatusOptions): Promise<ProjectionStatusRow[]> => {
-  const { eventStore, readModel } = options;
+  const { eventStore, checkpoints } = options;
   const name = options.name ?? 'projector';
   const now = options.now ?? (() => new Date());
   const sampleMs = options.sampleMs ?? 1_000;
-  const first = await readModel.getCheckpoint(name);
+  const first = await checkpoints.getCheckpoint(name);
   let eventsPerSecond = 0;
   let applied = first;
   if (sampleMs > 0) {
     const t0 = now().getTime();
     await new Promise((resolve) => setTimeout(resolve, sampleMs));
-    applied = await readModel.getCheckpoint(name);
+    applied = await checkpoints.getCheckpoint(name);
     const seconds = Math.max(0.001, (now().getTime() - t0) / 1000);
     eventsPerSecond = (await countEvents(eventStore, first, applied)) / seconds;
   }
-  const [published, head] = await Promise.all([readModel.getCheckpoint(publishedCheckpointName(name)), eventStore.headPosition()]);
+  const [published, head] = await Promise.all([checkpoints.getCheckpoint(publishedCheckpointName(name)), eventStore.headPosition()]);
   const lag = await measureLag(eventStore, applied, head, now);
   return (options.projections ?? PROJECTIONS).map((p) => ({
     projection: p.name,

@@ -1,6 +1,6 @@
 import { itemDecider, type ItemState } from '@pubstream/domain';
 import { createSqliteEventStore, openSqliteDatabase, type RecordedEvent } from '@pubstream/event-store';
-import { createMemoryReadModel } from '@pubstream/read-model';
+import { createMemoryStores } from '@pubstream/read-model';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeEvents } from './decodeEvents.js';
@@ -43,16 +43,16 @@ describe('item projection (property)', () => {
         const log: RecordedEvent[] = [];
         for await (const event of eventStore.readAll()) log.push(event);
 
-        const readModel = createMemoryReadModel();
+        const stores = createMemoryStores();
         for (const split of [firstSplit, secondSplit]) {
           for (let i = 0; i < log.length; i += split) {
             const batch = log.slice(i, i + split);
-            const ops = await projectBatch(PROJECTIONS, readModel, decodeEvents(batch));
-            await readModel.apply(ops.map((o) => o.op), { projection: 'projector', position: batch.at(-1)?.position ?? 0 });
+            const ops = await projectBatch(PROJECTIONS, stores, decodeEvents(batch));
+            await stores.projections.apply(ops.map((o) => o.op), { projection: 'projector', position: batch.at(-1)?.position ?? 0 });
           }
-          const items = await readModel.getItems(dataIds);
+          const items = await stores.readModel.getItems(dataIds);
           expect(Object.fromEntries(dataIds.flatMap((id, i) => (items[i] ? [[id, items[i]?.data]] : [])))).toEqual(Object.fromEntries(naive));
-          expect(await readModel.countItems('c')).toBe(naive.size);
+          expect(await stores.readModel.countItems('c')).toBe(naive.size);
         }
         await eventStore.close();
       }),

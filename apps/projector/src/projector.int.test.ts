@@ -1,16 +1,16 @@
 import type { ChangeMessage } from '@pubstream/change-stream';
 import { createSqliteEventStore, openSqliteDatabase } from '@pubstream/event-store';
-import { createMemoryReadModel, type ReadModel } from '@pubstream/read-model';
+import { createMemoryStores, type ProjectionStore, type Stores } from '@pubstream/read-model';
 import { afterEach, describe, expect, it } from 'vitest';
 import { append, hashOf, occurredAt, snapshot, uuidOf, writeHistory } from './testing/history.js';
 import { createTestChangeStream } from './testing/testChangeStream.js';
 import { decodeEvents, projectBatch, PROJECTIONS } from './index.js';
 import { createProjector, publishedCheckpointName, type Projector } from './projector.js';
 
-/** The system under test wired on real adapters: SQLite (in memory) + memory read model. */
+/** The system under test wired on real adapters: SQLite (in memory) + memory stores. */
 const open = () => {
   const eventStore = createSqliteEventStore(openSqliteDatabase(':memory:'), { pollIntervalMs: 20 });
-  return { eventStore, readModel: createMemoryReadModel() };
+  return { eventStore, stores: createMemoryStores() };
 };
 
 /** Forwards to `target`, with some methods replaced. */
@@ -47,35 +47,35 @@ const waitUntil = async (condition: () => boolean | Promise<boolean>, timeoutMs 
 
 describe('projector on SQLite + memory read model', () => {
   it('projects items, collections, keys and the plan', async () => {
-    const { eventStore, readModel } = open();
+    const { eventStore, stores } = open();
     const { changeStream } = await createTestChangeStream();
     const head = await writeHistory(eventStore);
-    const projector = startProjector({ eventStore, readModel, changeStream, batchSize: 4 });
+    const projector = startProjector({ eventStore, stores, changeStream, batchSize: 4 });
     expect(await projector.waitFor(head, 5_000)).toBe(true);
 
-    const a1 = await readModel.getItem('a1');
+    const a1 = await stores.readModel.getItem('a1');
     expect(a1).toEqual({ id: uuidOf(1), dataId: 'a1', collectionId: 'news', data: { rank: 3, title: 'one, again' }, createdAt: occurredAt(2), updatedAt: occurredAt(4), version: 1 });
-    expect(await readModel.getItem('a3')).toBeNull();
-    expect(await readModel.countItems('news')).toBe(2);
-    const page = await readModel.getCollectionPage('news', { sort: 'rank', order: 'asc', offset: 0, limit: 10 });
+    expect(await stores.readModel.getItem('a3')).toBeNull();
+    expect(await stores.readModel.countItems('news')).toBe(2);
+    const page = await stores.readModel.getCollectionPage('news', { sort: 'rank', order: 'asc', offset: 0, limit: 10 });
     expect(page?.items.map((i) => i.dataId)).toEqual(['a2', 'a1']);
-    expect(await readModel.getCollection('news')).toMatchObject({ name: 'All news', createdAt: occurredAt(1), updatedAt: occurredAt(7), version: 1 });
-    expect(await readModel.getCollection('tmp')).toBeNull();
-    expect(await readModel.getKeyByHash(hashOf('a'))).toEqual({
+    expect(await stores.readModel.getCollection('news')).toMatchObject({ name: 'All news', createdAt: occurredAt(1), updatedAt: occurredAt(7), version: 1 });
+    expect(await stores.readModel.getCollection('tmp')).toBeNull();
+    expect(await stores.keys.getKeyByHash(hashOf('a'))).toEqual({
       keyId: 'k1', keyHash: hashOf('a'), name: 'Site v2', type: 'live', last4: 'wxyz', allowedDomains: ['a.com', '*.b.com'], rateLimit: 50, createdAt: occurredAt(8), version: 1,
     });
-    expect(await readModel.getKeyByHash(hashOf('b'))).toBeNull();
-    expect(await readModel.getPlan()).toEqual({ plan: 'enterprise', monthlyQuota: null, version: 0 });
+    expect(await stores.keys.getKeyByHash(hashOf('b'))).toBeNull();
+    expect(await stores.keys.getPlan()).toEqual({ plan: 'enterprise', monthlyQuota: null, version: 0 });
     const status = await projector.status();
     expect(status).toMatchObject({ applied: head, head, lagEvents: 0 });
     await waitUntil(async () => (await projector.status()).published === head);
   });
 
   it('publishes one change message per applied op, in log order, with versions and positions', async () => {
-    const { eventStore, readModel } = open();
+    const { eventStore, stores } = open();
     const { changeStream, received } = await createTestChangeStream();
     const head = await writeHistory(eventStore);
-    const projector = startProjector({ eventStore, readModel, changeStream, batchSize: 3 });
+    const projector = startProjector({ eventStore, stores, changeStream, batchSize: 3 });
     await projector.waitFor(head, 5_000);
     await waitUntil(() => received.length >= 16);
     expect(entityVersions(received)).toEqual([
@@ -110,77 +110,77 @@ describe('projector on SQLite + memory read model', () => {
   });
 
   it('replaying any range twice changes nothing', async () => {
-    const { eventStore, readModel } = open();
+    const { eventStore, stores } = open();
     const { changeStream } = await createTestChangeStream();
     const head = await writeHistory(eventStore);
-    await startProjector({ eventStore, readModel, changeStream }).waitFor(head, 5_000);
-    const before = await snapshot(readModel);
+    await startProjector({ eventStore, stores, changeStream }).waitFor(head, 5_000);
+    const before = await snapshot(stores);
 
     // The whole log again, through a second projector with its own checkpoint.
-    await startProjector({ eventStore, readModel, changeStream, name: 'replay', batchSize: 2 }).waitFor(head, 5_000);
-    expect(await snapshot(readModel)).toEqual(before);
+    await startProjector({ eventStore, stores, changeStream, name: 'replay', batchSize: 2 }).waitFor(head, 5_000);
+    expect(await snapshot(stores)).toEqual(before);
 
     // Every sub-range again, folded over the current records.
     const all = [];
     for await (const event of eventStore.readAll()) all.push(event);
     for (let from = 0; from < all.length; from += 3) {
       const range = all.slice(from, from + 5);
-      const ops = await projectBatch(PROJECTIONS, readModel, decodeEvents(range));
-      const changed = await readModel.apply(ops.map((o) => o.op), { projection: 'manual', position: range.at(-1)?.position ?? 0 });
+      const ops = await projectBatch(PROJECTIONS, stores, decodeEvents(range));
+      const changed = await stores.projections.apply(ops.map((o) => o.op), { projection: 'manual', position: range.at(-1)?.position ?? 0 });
       expect(changed.every((c) => !c)).toBe(true);
     }
-    expect(await snapshot(readModel)).toEqual(before);
+    expect(await snapshot(stores)).toEqual(before);
 
     // And a fresh read model built twice over equals the live one.
-    const fresh = createMemoryReadModel();
+    const fresh = createMemoryStores();
     for (let pass = 0; pass < 2; pass++) {
       const ops = await projectBatch(PROJECTIONS, fresh, decodeEvents(all));
-      await fresh.apply(ops.map((o) => o.op), { projection: 'projector', position: head });
+      await fresh.projections.apply(ops.map((o) => o.op), { projection: 'projector', position: head });
     }
     expect(await snapshot(fresh)).toEqual(before);
   });
 
   it('skips unknown and invalid events without stopping, and upcasts old schema versions', async () => {
-    const { eventStore, readModel } = open();
+    const { eventStore, stores } = open();
     const { changeStream } = await createTestChangeStream();
     await append(eventStore, 'other-x', 'SomethingFromTheFuture', { x: 1 });
     await append(eventStore, 'item-bad', 'ItemCreated', { id: 'not-a-uuid', dataId: 'bad', collection: 'news', data: {} });
     await append(eventStore, 'apikey-old', 'ApiKeyCreated', { keyId: 'old', name: 'v1 key', type: 'live', keyHash: hashOf('c'), last4: 'zzzz', domains: 'a.com, *.b.com', rateLimit: 5 }, { schemaVersion: 1 });
     const head = await append(eventStore, 'item-ok', 'ItemCreated', { id: uuidOf(9), dataId: 'ok', collection: 'news', data: {} });
-    const projector = startProjector({ eventStore, readModel, changeStream });
+    const projector = startProjector({ eventStore, stores, changeStream });
     expect(await projector.waitFor(head, 5_000)).toBe(true);
-    expect(await readModel.getItem('bad')).toBeNull();
-    expect(await readModel.getItem('ok')).not.toBeNull();
-    expect((await readModel.getKey('old'))?.allowedDomains).toEqual(['a.com', '*.b.com']);
+    expect(await stores.readModel.getItem('bad')).toBeNull();
+    expect(await stores.readModel.getItem('ok')).not.toBeNull();
+    expect((await stores.keys.getKey('old'))?.allowedDomains).toEqual(['a.com', '*.b.com']);
   });
 
   it('after a crash between the read-model write and the publish, every committed version is still published', async () => {
-    const { eventStore, readModel } = open();
+    const { eventStore, stores } = open();
     const head = await writeHistory(eventStore);
     const first = await createTestChangeStream({ failPublishes: 1 });
     // A long retry delay: the first projector does not recover on its own before it "crashes".
-    const crashed = startProjector({ eventStore, readModel, changeStream: first.changeStream, batchSize: 5, retry: { initialMs: 60_000 } });
+    const crashed = startProjector({ eventStore, stores, changeStream: first.changeStream, batchSize: 5, retry: { initialMs: 60_000 } });
     // The first batch is written, then its publish fails: the projector stops there.
     await waitUntil(() => first.failures() === 1);
     await crashed.stop();
     expect(first.received).toEqual([]);
-    const applied = await readModel.getCheckpoint('projector');
+    const applied = await stores.projections.getCheckpoint('projector');
     expect(applied).toBeGreaterThan(0);
-    expect(await readModel.getCheckpoint(publishedCheckpointName('projector'))).toBeLessThan(applied);
+    expect(await stores.projections.getCheckpoint(publishedCheckpointName('projector'))).toBeLessThan(applied);
 
     const second = await createTestChangeStream();
-    const restarted = startProjector({ eventStore, readModel, changeStream: second.changeStream, batchSize: 5 });
+    const restarted = startProjector({ eventStore, stores, changeStream: second.changeStream, batchSize: 5 });
     await waitUntil(async () => (await restarted.status()).published === head);
     const delivered = new Set(entityVersions([...first.received, ...second.received]));
     const fromScratch = await createTestChangeStream();
-    const reference = startProjector({ eventStore, readModel: createMemoryReadModel(), changeStream: fromScratch.changeStream });
+    const reference = startProjector({ eventStore, stores: createMemoryStores(), changeStream: fromScratch.changeStream });
     await reference.waitFor(head, 5_000);
     await waitUntil(() => fromScratch.received.length === 16);
     for (const committed of entityVersions(fromScratch.received)) expect(delivered).toContain(committed);
   });
 
   it('killed between the write and the publish 20 times in a row, every committed version still reaches subscribers', async () => {
-    const { eventStore, readModel } = open();
+    const { eventStore, stores } = open();
     const delivered: ChangeMessage[] = [];
     let head = await append(eventStore, 'collection-news', 'CollectionCreated', { slug: 'news', name: 'News', sortableFields: [] });
     for (let round = 0; round < 20; round++) {
@@ -193,14 +193,14 @@ describe('projector on SQLite + memory read model', () => {
       // Each incarnation republishes what its predecessor left, writes the new events, then "dies"
       // when publishing them.
       const dying = await createTestChangeStream({ failOnceWhen: (messages) => messages.some((m) => m.position > before) });
-      const projector = startProjector({ eventStore, readModel, changeStream: dying.changeStream, batchSize: 2, retry: { initialMs: 60_000 } });
+      const projector = startProjector({ eventStore, stores, changeStream: dying.changeStream, batchSize: 2, retry: { initialMs: 60_000 } });
       await waitUntil(() => dying.failures() === 1);
       await projector.stop();
-      expect(await readModel.getCheckpoint('projector')).toBeGreaterThan(before);
+      expect(await stores.projections.getCheckpoint('projector')).toBeGreaterThan(before);
       delivered.push(...dying.received);
     }
     const healthy = await createTestChangeStream();
-    const last = startProjector({ eventStore, readModel, changeStream: healthy.changeStream });
+    const last = startProjector({ eventStore, stores, changeStream: healthy.changeStream });
     await waitUntil(async () => (await last.status()).published === head);
     delivered.push(...healthy.received);
     const seen = new Set(entityVersions(delivered));
@@ -209,22 +209,25 @@ describe('projector on SQLite + memory read model', () => {
   });
 
   it('a transient read-model error stops it advancing; it retries and resumes from its checkpoint', async () => {
-    const { eventStore, readModel } = open();
+    const { eventStore, stores } = open();
     const { changeStream, received } = await createTestChangeStream();
     let failures = 2;
-    const flaky = withOverrides(readModel, {
-      apply: async (...args: Parameters<ReadModel['apply']>) => {
-        if (failures > 0) {
-          failures -= 1;
-          throw new Error('connection refused');
-        }
-        return readModel.apply(...args);
-      },
-    });
+    const flaky: Stores = {
+      ...stores,
+      projections: withOverrides(stores.projections, {
+        apply: async (...args: Parameters<ProjectionStore['apply']>) => {
+          if (failures > 0) {
+            failures -= 1;
+            throw new Error('connection refused');
+          }
+          return stores.projections.apply(...args);
+        },
+      }),
+    };
     const errors: string[] = [];
     const logger = { debug() {}, info() {}, warn() {}, error: (_o: object, msg: string) => void errors.push(msg) };
     const head = await writeHistory(eventStore);
-    const projector = startProjector({ eventStore, readModel: flaky, changeStream, logger, retry: { initialMs: 10 } });
+    const projector = startProjector({ eventStore, stores: flaky, changeStream, logger, retry: { initialMs: 10 } });
     expect(await projector.waitFor(head, 5_000)).toBe(true);
     expect(errors.length).toBe(2);
     await waitUntil(() => received.length >= 16);
@@ -232,31 +235,33 @@ describe('projector on SQLite + memory read model', () => {
   });
 
   it('waitFor resolves false when the position is not reached in time', async () => {
-    const { eventStore, readModel } = open();
+    const { eventStore, stores } = open();
     const { changeStream } = await createTestChangeStream();
-    const projector = startProjector({ eventStore, readModel, changeStream });
+    const projector = startProjector({ eventStore, stores, changeStream });
     expect(await projector.waitFor(1_000, 50)).toBe(false);
   });
 });
 
 describe('projector lease and failover', () => {
   it('only the lease holder applies; the standby takes over after the holder dies without releasing', async () => {
-    const { eventStore, readModel } = open();
+    const { eventStore, stores } = open();
     const applies = { a: 0, b: 0 };
-    const counting = (who: 'a' | 'b', extra: Partial<ReadModel> = {}): ReadModel =>
-      withOverrides(readModel, {
-        apply: async (...args: Parameters<ReadModel['apply']>) => {
+    const counting = (who: 'a' | 'b', extra: Partial<ProjectionStore> = {}): Stores => ({
+      ...stores,
+      projections: withOverrides(stores.projections, {
+        apply: async (...args: Parameters<ProjectionStore['apply']>) => {
           if (args[0].length > 0) applies[who] += 1;
-          return readModel.apply(...args);
+          return stores.projections.apply(...args);
         },
         ...extra,
-      });
+      }),
+    });
     const ttlMs = 300;
     const { changeStream, received } = await createTestChangeStream();
     // "a" dies without releasing its lease: its release is lost, like a SIGKILL.
-    const a = startProjector({ eventStore, readModel: counting('a', { releaseLease: async () => {} }), changeStream, lease: { holder: 'a', ttlMs } });
+    const a = startProjector({ eventStore, stores: counting('a', { releaseLease: async () => {} }), changeStream, lease: { holder: 'a', ttlMs } });
     await waitUntil(async () => (await a.status()).state === 'running');
-    const b = startProjector({ eventStore, readModel: counting('b'), changeStream, lease: { holder: 'b', ttlMs, pollMs: 50 } });
+    const b = startProjector({ eventStore, stores: counting('b'), changeStream, lease: { holder: 'b', ttlMs, pollMs: 50 } });
 
     const head = await writeHistory(eventStore);
     expect(await a.waitFor(head, 5_000)).toBe(true);
@@ -269,7 +274,7 @@ describe('projector lease and failover', () => {
     const later = await append(eventStore, 'item-a2', 'ItemUpdated', { dataId: 'a2', collection: 'news', data: { rank: 7 } });
     expect(await b.waitFor(later, 5_000)).toBe(true);
     expect(applies.b).toBeGreaterThan(0);
-    expect((await readModel.getItem('a2'))?.data).toEqual({ rank: 7 });
+    expect((await stores.readModel.getItem('a2'))?.data).toEqual({ rank: 7 });
     await waitUntil(() => received.some((m) => m.kind === 'item' && m.dataId === 'a2' && m.version === 1));
   });
 });

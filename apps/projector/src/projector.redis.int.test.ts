@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createSqliteEventStore, openSqliteDatabase } from '@pubstream/event-store';
-import { connectRedis, createMemoryReadModel, createRedisReadModel, type ReadModel, type RedisReadModelClient } from '@pubstream/read-model';
+import { connectRedis, createMemoryStores, createRedisStores, type RedisReadModelClient, type Stores } from '@pubstream/read-model';
 import { describeWithBackend } from '@pubstream/testing';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { compareReadModels } from './compareReadModels.js';
@@ -42,25 +42,25 @@ describeWithBackend('redis', 'projector on a Redis read model', (url) => {
 
   it('projects the history; replaying the whole log again changes nothing', async () => {
     const eventStore = createSqliteEventStore(openSqliteDatabase(':memory:'), { pollIntervalMs: 20 });
-    const readModel = createRedisReadModel(client, { namespace: namespace() });
+    const stores = createRedisStores(client, { namespace: namespace() });
     const { changeStream } = await createTestChangeStream();
     const head = await writeHistory(eventStore);
-    expect(await start({ eventStore, readModel, changeStream }).waitFor(head, 10_000)).toBe(true);
-    const before = await snapshot(readModel);
+    expect(await start({ eventStore, stores, changeStream }).waitFor(head, 10_000)).toBe(true);
+    const before = await snapshot(stores);
     expect(before.items.map((i) => i?.version ?? null)).toEqual([1, 0, null, null]);
-    expect(await start({ eventStore, readModel, changeStream, name: 'replay', batchSize: 2 }).waitFor(head, 10_000)).toBe(true);
-    expect(await snapshot(readModel)).toEqual(before);
+    expect(await start({ eventStore, stores, changeStream, name: 'replay', batchSize: 2 }).waitFor(head, 10_000)).toBe(true);
+    expect(await snapshot(stores)).toEqual(before);
 
-    const fresh = createMemoryReadModel();
+    const fresh = createMemoryStores();
     await rebuildReadModels({ eventStore, target: fresh });
-    expect(await compareReadModels(readModel, fresh)).toEqual([]);
+    expect(await compareReadModels(stores, fresh)).toEqual([]);
   });
 
   it('SIGKILL of the active projector process during writes: the standby takes over, nothing lost, equal to a rebuild', async () => {
     const file = join(dir, `events-${Date.now()}.db`);
     const eventStore = createSqliteEventStore(openSqliteDatabase(file), { pollIntervalMs: 20 });
     const ns = namespace();
-    const readModel: ReadModel = createRedisReadModel(client, { namespace: ns });
+    const stores: Stores = createRedisStores(client, { namespace: ns });
     await append(eventStore, 'collection-load', 'CollectionCreated', { slug: 'load', name: 'Load', sortableFields: [] });
 
     const script = fileURLToPath(new URL('./testing/projectorProcess.ts', import.meta.url));
@@ -75,7 +75,7 @@ describeWithBackend('redis', 'projector on a Redis read model', (url) => {
     }
 
     const { changeStream, received } = await createTestChangeStream();
-    const standby = start({ eventStore, readModel, changeStream, batchSize: 5, lease: { holder: 'standby-b', ttlMs: 1000, pollMs: 100 } });
+    const standby = start({ eventStore, stores, changeStream, batchSize: 5, lease: { holder: 'standby-b', ttlMs: 1000, pollMs: 100 } });
 
     let head = 0;
     for (let i = 0; i < 120; i++) {
@@ -85,7 +85,7 @@ describeWithBackend('redis', 'projector on a Redis read model', (url) => {
       head = await append(eventStore, `item-${dataId}`, type, data);
       if (i === 60) {
         // The child has applied some of the writes by now; kill it mid-stream, lease still held.
-        while ((await readModel.getCheckpoint('projector')) === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+        while ((await stores.projections.getCheckpoint('projector')) === 0) await new Promise((resolve) => setTimeout(resolve, 10));
         const exited = once(child, 'exit');
         child.kill('SIGKILL');
         await exited;
@@ -95,9 +95,9 @@ describeWithBackend('redis', 'projector on a Redis read model', (url) => {
 
     expect(await standby.waitFor(head, 20_000)).toBe(true);
     expect((await standby.status()).state).toBe('running');
-    const rebuilt = createMemoryReadModel();
+    const rebuilt = createMemoryStores();
     await rebuildReadModels({ eventStore, target: rebuilt });
-    expect(await compareReadModels(readModel, rebuilt)).toEqual([]);
+    expect(await compareReadModels(stores, rebuilt)).toEqual([]);
     // Every update after the kill reached the standby's subscribers, in version order per item.
     const lastVersions = new Map<string, number>();
     for (const m of received) {
@@ -124,7 +124,7 @@ describeWithBackend('redis', 'projector on a Redis read model', (url) => {
     await eventStore.appendToStreams(batch);
     const head = await eventStore.headPosition();
     const ns = namespace();
-    const target = createRedisReadModel(client, { namespace: ns });
+    const target = createRedisStores(client, { namespace: ns });
 
     const script = fileURLToPath(new URL('./testing/rebuildProcess.ts', import.meta.url));
     const child = spawn(process.execPath, ['--import', 'tsx', script, file, url, ns, '20'], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -134,23 +134,23 @@ describeWithBackend('redis', 'projector on a Redis read model', (url) => {
     child.stdout?.on('data', (chunk) => (output += String(chunk)));
     const deadline = Date.now() + 30_000;
     // Kill it once it has applied a quarter of the log.
-    while ((await target.getCheckpoint('projector')) < head / 4) {
+    while ((await target.projections.getCheckpoint('projector')) < head / 4) {
       if (Date.now() > deadline || child.exitCode !== null) throw new Error(`rebuild did not progress as expected: ${output.slice(-200)}`);
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
     child.kill('SIGKILL');
     await exited;
     expect(output).not.toContain('finished');
-    const reached = await target.getCheckpoint('projector');
+    const reached = await target.projections.getCheckpoint('projector');
     expect(reached).toBeLessThan(head);
 
     const resumed = await rebuildReadModels({ eventStore, target, batchSize: 200 });
     expect(resumed.resumedFrom).toBe(reached);
     expect(resumed.position).toBe(head);
-    const fresh = createMemoryReadModel();
+    const fresh = createMemoryStores();
     await rebuildReadModels({ eventStore, target: fresh });
     expect(await compareReadModels(fresh, target)).toEqual([]);
-    expect(await target.countItems('load')).toBe(1000);
+    expect(await target.readModel.countItems('load')).toBe(1000);
     await eventStore.close();
   }, 60_000);
   it('Redis going down stops the projector advancing without crashing; it resumes by itself and loses nothing', async () => {
@@ -174,12 +174,12 @@ describeWithBackend('redis', 'projector on a Redis read model', (url) => {
     };
     await startRedis();
     const ownClient = await connectRedis(`redis://127.0.0.1:${port}`, () => {});
-    const readModel = createRedisReadModel(ownClient, { namespace: 'outage' });
+    const stores = createRedisStores(ownClient, { namespace: 'outage' });
     const eventStore = createSqliteEventStore(openSqliteDatabase(':memory:'), { pollIntervalMs: 20 });
     const { changeStream, received } = await createTestChangeStream();
     const errors: string[] = [];
     const logger = { debug() {}, info() {}, warn() {}, error: (_o: object, msg: string) => void errors.push(msg) };
-    const projector = start({ eventStore, readModel, changeStream, logger, retry: { initialMs: 50, maxMs: 200 } });
+    const projector = start({ eventStore, stores, changeStream, logger, retry: { initialMs: 50, maxMs: 200 } });
     const first = await writeHistory(eventStore);
     expect(await projector.waitFor(first, 10_000)).toBe(true);
 
@@ -192,10 +192,10 @@ describeWithBackend('redis', 'projector on a Redis read model', (url) => {
 
     await startRedis();
     expect(await projector.waitFor(during, 20_000)).toBe(true);
-    expect((await readModel.getItem('a2'))?.data).toEqual({ rank: 42 });
-    const fresh = createMemoryReadModel();
+    expect((await stores.readModel.getItem('a2'))?.data).toEqual({ rank: 42 });
+    const fresh = createMemoryStores();
     await rebuildReadModels({ eventStore, target: fresh });
-    expect(await compareReadModels(readModel, fresh)).toEqual([]);
+    expect(await compareReadModels(stores, fresh)).toEqual([]);
     while (!received.some((m) => m.kind === 'item' && m.dataId === 'a2' && m.version === 1) && Date.now() < deadline + 10_000) await new Promise((resolve) => setTimeout(resolve, 20));
     expect(received.filter((m) => m.kind === 'item' && m.dataId === 'a2' && m.version === 1).length).toBeGreaterThan(0);
     await projector.stop();

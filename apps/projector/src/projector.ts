@@ -1,10 +1,11 @@
 import type { ChangeStream } from '@pubstream/change-stream';
 import type { EventStore, EventSubscription, RecordedEvent } from '@pubstream/event-store';
-import { FencedError, type Lease, type ReadModel } from '@pubstream/read-model';
+import { FencedError, type Lease } from '@pubstream/read-model';
 import { changeMessageOf } from './changeMessages.js';
 import { decodeEvents, type SkippedEvent } from './decodeEvents.js';
 import { measureLag } from './lag.js';
 import { projectBatch } from './projectBatch.js';
+import type { ProjectorStores } from './projectorStores.js';
 import { PROJECTIONS, type PositionedOp, type Projection } from './projections/index.js';
 import { createRateMeter } from './rateMeter.js';
 
@@ -28,7 +29,8 @@ export interface ProjectorLeaseOptions {
 
 export interface ProjectorDeps {
   readonly eventStore: EventStore;
-  readonly readModel: ReadModel;
+  /** Where it writes (projection store) and the reads its projections load, of one generation. */
+  readonly stores: ProjectorStores;
   readonly changeStream: ChangeStream;
   readonly logger?: ProjectorLogger;
   readonly now?: () => Date;
@@ -98,7 +100,8 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
  * with backoff from its checkpoint and never crashes the process.
  */
 export const createProjector = (deps: ProjectorDeps): Projector => {
-  const { eventStore, readModel, changeStream } = deps;
+  const { eventStore, stores, changeStream } = deps;
+  const store = stores.projections;
   const logger = deps.logger ?? silentLogger;
   const now = deps.now ?? (() => new Date());
   const batchSize = deps.batchSize ?? 500;
@@ -140,7 +143,7 @@ export const createProjector = (deps: ProjectorDeps): Projector => {
     // crash between a partial apply and its checkpoint, the redelivered ops are refused as
     // already applied, yet their messages were never sent. Consumers drop duplicates by version.
     if (ops.length > 0) await changeStream.publish(ops.map(changeMessageOf));
-    await readModel.apply([], { projection: publishedName, position }, leaseOption(lease));
+    await store.apply([], { projection: publishedName, position }, leaseOption(lease));
     published = position;
   };
 
@@ -151,7 +154,7 @@ export const createProjector = (deps: ProjectorDeps): Projector => {
     const flush = async (): Promise<void> => {
       const last = batch.at(-1);
       if (!last) return;
-      const ops = await projectBatch(projections, readModel, decodeEvents(batch, onSkip));
+      const ops = await projectBatch(projections, stores, decodeEvents(batch, onSkip));
       await publishOps(ops, last.position, lease);
       batch = [];
     };
@@ -170,7 +173,7 @@ export const createProjector = (deps: ProjectorDeps): Projector => {
     let logged = false;
     while (!stopping) {
       try {
-        const lease = await readModel.acquireLease(PROJECTOR_LEASE, options.holder, options.ttlMs);
+        const lease = await store.acquireLease(PROJECTOR_LEASE, options.holder, options.ttlMs);
         if (lease) {
           logger.info({ holder: lease.holder, token: lease.token }, 'projector lease acquired: this projector is active');
           return lease;
@@ -196,7 +199,7 @@ export const createProjector = (deps: ProjectorDeps): Projector => {
     const timer = setInterval(() => {
       if (renewing) return;
       renewing = true;
-      readModel
+      store
         .renewLease(lease, options.ttlMs)
         .then(
           (held) => {
@@ -239,7 +242,7 @@ export const createProjector = (deps: ProjectorDeps): Projector => {
         });
       }
       state = 'starting';
-      const [appliedCheckpoint, publishedCheckpoint] = await Promise.all([readModel.getCheckpoint(name), readModel.getCheckpoint(publishedName)]);
+      const [appliedCheckpoint, publishedCheckpoint] = await Promise.all([store.getCheckpoint(name), store.getCheckpoint(publishedName)]);
       applied = appliedCheckpoint;
       setApplied(appliedCheckpoint);
       published = publishedCheckpoint;
@@ -251,8 +254,8 @@ export const createProjector = (deps: ProjectorDeps): Projector => {
         if (lost) throw new LeaseLostError();
         const last = recorded.at(-1);
         if (!last) return;
-        const ops = await projectBatch(projections, readModel, decodeEvents(recorded, onSkip));
-        await readModel.apply(
+        const ops = await projectBatch(projections, stores, decodeEvents(recorded, onSkip));
+        await store.apply(
           ops.map((o) => o.op),
           { projection: name, position: last.position },
           leaseOption(held),
@@ -269,7 +272,7 @@ export const createProjector = (deps: ProjectorDeps): Projector => {
     } finally {
       stopKeeping();
       if (subscription) await subscription.close().catch(() => {});
-      if (lease && !lost) await readModel.releaseLease(lease).catch(() => {});
+      if (lease && !lost) await store.releaseLease(lease).catch(() => {});
     }
   };
 
@@ -326,7 +329,7 @@ export const createProjector = (deps: ProjectorDeps): Projector => {
         // A standby or stopped projector reports what the active one has stored; while the read
         // model is unreachable, what this one last knew.
         try {
-          [appliedNow, publishedNow] = await Promise.all([readModel.getCheckpoint(name), readModel.getCheckpoint(publishedName)]);
+          [appliedNow, publishedNow] = await Promise.all([store.getCheckpoint(name), store.getCheckpoint(publishedName)]);
         } catch (err) {
           logger.warn({ err }, 'projector status: read model unreachable, reporting the last known checkpoints');
         }

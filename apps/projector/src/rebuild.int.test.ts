@@ -1,5 +1,5 @@
 import { createSqliteEventStore, openSqliteDatabase, type EventStore } from '@pubstream/event-store';
-import { createMemoryReadModel } from '@pubstream/read-model';
+import { createMemoryStores } from '@pubstream/read-model';
 import { describe, expect, it } from 'vitest';
 import { createProjector, publishedCheckpointName } from './projector.js';
 import { projectionStatus } from './projectionStatus.js';
@@ -26,13 +26,13 @@ const writeLog = async (eventStore: EventStore, count: number): Promise<number> 
 };
 
 const liveModel = async (eventStore: EventStore, head: number) => {
-  const readModel = createMemoryReadModel();
+  const stores = createMemoryStores();
   const { changeStream } = await createTestChangeStream();
-  const projector = createProjector({ eventStore, readModel, changeStream });
+  const projector = createProjector({ eventStore, stores, changeStream });
   projector.start();
   expect(await projector.waitFor(head, 10_000)).toBe(true);
   await projector.stop();
-  return readModel;
+  return stores;
 };
 
 describe('rebuildReadModels on SQLite + memory read models', () => {
@@ -40,13 +40,13 @@ describe('rebuildReadModels on SQLite + memory read models', () => {
     const eventStore = createSqliteEventStore(openSqliteDatabase(':memory:'));
     const head = await writeLog(eventStore, 60);
     const live = await liveModel(eventStore, head);
-    const target = createMemoryReadModel();
+    const target = createMemoryStores();
     const lines: string[] = [];
     const result = await rebuildReadModels({ eventStore, target, live, dryRun: true, batchSize: 7, progress: createLineProgressReporter((l) => void lines.push(l)), progressEveryMs: 0 });
     expect(result).toMatchObject({ position: head, resumedFrom: 0, aborted: false, differences: [] });
-    expect(await target.getCheckpoint('projector')).toBe(head);
-    expect(await target.getCheckpoint(publishedCheckpointName('projector'))).toBe(head);
-    expect((await target.getKey('k'))?.allowedDomains).toEqual(['a.com', 'b.com']);
+    expect(await target.projections.getCheckpoint('projector')).toBe(head);
+    expect(await target.projections.getCheckpoint(publishedCheckpointName('projector'))).toBe(head);
+    expect((await target.keys.getKey('k'))?.allowedDomains).toEqual(['a.com', 'b.com']);
     expect(lines.at(-1)).toMatch(new RegExp(`^rebuild ${head}/${head} \\(100%\\) \\d+ events/s, ETA .*done: ${result.events} events\\n$`));
     expect(lines.length).toBeGreaterThan(2);
   });
@@ -56,14 +56,14 @@ describe('rebuildReadModels on SQLite + memory read models', () => {
     const head = await writeLog(eventStore, 10);
     const live = await liveModel(eventStore, head);
     // The live model drifted: an item it should not hold, and a changed plan.
-    await live.apply(
+    await live.projections.apply(
       [
         { kind: 'item.put', item: { id: uuidOf(99), dataId: 'ghost', collectionId: 'books', data: {}, createdAt: 'x', updatedAt: 'x', version: 0 } },
         { kind: 'plan.put', plan: { plan: 'free', monthlyQuota: null, version: 5 } },
       ],
       { projection: 'manual', position: 0 },
     );
-    const result = await rebuildReadModels({ eventStore, target: createMemoryReadModel(), live, dryRun: true });
+    const result = await rebuildReadModels({ eventStore, target: createMemoryStores(), live, dryRun: true });
     expect(result.differences?.map((d) => `${d.kind}:${d.id}`)).toEqual(['item:ghost', 'plan:plan']);
     expect(result.differences?.[0]?.rebuilt).toBeNull();
   });
@@ -72,7 +72,7 @@ describe('rebuildReadModels on SQLite + memory read models', () => {
     const eventStore = createSqliteEventStore(openSqliteDatabase(':memory:'));
     const head = await writeLog(eventStore, 40);
     const live = await liveModel(eventStore, head);
-    const target = createMemoryReadModel();
+    const target = createMemoryStores();
     const controller = new AbortController();
     const first = await rebuildReadModels({
       eventStore,
@@ -94,7 +94,7 @@ describe('rebuildReadModels on SQLite + memory read models', () => {
     const eventStore = createSqliteEventStore(openSqliteDatabase(':memory:'));
     await writeLog(eventStore, 20);
     let written = false;
-    const target = createMemoryReadModel();
+    const target = createMemoryStores();
     const result = await rebuildReadModels({
       eventStore,
       target,
@@ -110,7 +110,7 @@ describe('rebuildReadModels on SQLite + memory read models', () => {
       },
     });
     expect(result.position).toBe(await eventStore.headPosition());
-    expect(await target.getItem('late')).not.toBeNull();
+    expect(await target.readModel.getItem('late')).not.toBeNull();
   });
 });
 
@@ -118,10 +118,10 @@ describe('projectionStatus', () => {
   it('reports every registered projection with checkpoint, head and lag', async () => {
     const eventStore = createSqliteEventStore(openSqliteDatabase(':memory:'));
     const head = await writeLog(eventStore, 5);
-    const readModel = createMemoryReadModel();
-    await readModel.apply([], { projection: 'projector', position: 3 });
+    const stores = createMemoryStores();
+    await stores.projections.apply([], { projection: 'projector', position: 3 });
     // A clock one minute ahead: the oldest unapplied event is at least a minute old.
-    const rows = await projectionStatus({ eventStore, readModel, sampleMs: 0, now: () => new Date(Date.now() + 60_000) });
+    const rows = await projectionStatus({ eventStore, checkpoints: stores.projections, sampleMs: 0, now: () => new Date(Date.now() + 60_000) });
     expect(rows.map((r) => r.projection)).toEqual(['collections', 'items', 'apiKeys', 'plan']);
     let lagEvents = 0;
     for await (const _event of eventStore.readAll({ after: 3 })) lagEvents += 1;

@@ -1,22 +1,22 @@
 import type { EventStore, RecordedEvent } from '@pubstream/event-store';
-import type { ReadModel } from '@pubstream/read-model';
-import { compareReadModels, type ReadModelDifference } from './compareReadModels.js';
+import { compareReadModels, type ComparedStores, type ReadModelDifference } from './compareReadModels.js';
 import { decodeEvents } from './decodeEvents.js';
 import { projectBatch } from './projectBatch.js';
 import { publishedCheckpointName } from './projector.js';
+import type { ProjectorStores } from './projectorStores.js';
 import { PROJECTIONS, type Projection } from './projections/index.js';
 import type { ProgressReporter, RebuildProgress } from './rebuildProgress.js';
 
 export interface RebuildOptions {
   readonly eventStore: EventStore;
   /**
-   * The new generation to build into (a Redis read model under a new namespace, a fresh memory
-   * read model). Its own checkpoint makes the rebuild resumable: run it again on the same target
-   * after a crash and it continues where it stopped.
+   * The new generation to build into (Redis stores under a new namespace, fresh memory stores).
+   * Its own checkpoint makes the rebuild resumable: run it again on the same target after a
+   * crash and it continues where it stopped.
    */
-  readonly target: ReadModel;
-  /** The live read model, for `dryRun` comparison. */
-  readonly live?: ReadModel;
+  readonly target: ProjectorStores & ComparedStores;
+  /** The live stores, for `dryRun` comparison. */
+  readonly live?: ComparedStores;
   /** Compare the rebuilt generation with `live` and report the differences. */
   readonly dryRun?: boolean;
   /** Only these projections (by name); all of the registry by default. */
@@ -49,6 +49,21 @@ export interface RebuildResult {
   readonly differences?: ReadModelDifference[];
 }
 
+/** Rates and ETA after `seconds` of rebuilding (the ETA counts log positions: the head moves). */
+const progressAt = (at: Pick<RebuildProgress, 'from' | 'position' | 'head' | 'events'>, seconds: number): RebuildProgress => {
+  const elapsed = Math.max(0.001, seconds);
+  const positionsPerSecond = (at.position - at.from) / elapsed;
+  const etaSeconds = positionsPerSecond > 0 ? Math.max(0, at.head - at.position) / positionsPerSecond : null;
+  return { ...at, eventsPerSecond: at.events / elapsed, etaSeconds };
+};
+
+/** The projections named in `only` (all of the registry without it); unknown names throw. */
+const selectProjections = (registry: readonly Projection[], only: readonly string[] | undefined): readonly Projection[] => {
+  const unknown = (only ?? []).filter((name) => !registry.some((p) => p.name === name));
+  if (unknown.length > 0) throw new Error(`Unknown projection(s): ${unknown.join(', ')}; known: ${registry.map((p) => p.name).join(', ')}`);
+  return only ? registry.filter((p) => only.includes(p.name)) : registry;
+};
+
 /**
  * Builds read models from the event log into `target`, from its checkpoint (0 for a new
  * generation) to the head, then keeps catching up until no new event arrived during a pass, so
@@ -61,25 +76,16 @@ export const rebuildReadModels = async (options: RebuildOptions): Promise<Rebuil
   const now = options.now ?? (() => new Date());
   const batchSize = options.batchSize ?? 1_000;
   const checkpointName = options.checkpointName ?? 'projector';
-  const registry = options.projections ?? PROJECTIONS;
-  const projections = options.only ? registry.filter((p) => options.only?.includes(p.name)) : registry;
-  const unknown = (options.only ?? []).filter((name) => !registry.some((p) => p.name === name));
-  if (unknown.length > 0) throw new Error(`Unknown projection(s): ${unknown.join(', ')}; known: ${registry.map((p) => p.name).join(', ')}`);
+  const projections = selectProjections(options.projections ?? PROJECTIONS, options.only);
 
-  const resumedFrom = await target.getCheckpoint(checkpointName);
+  const resumedFrom = await target.projections.getCheckpoint(checkpointName);
   let position = resumedFrom;
   let head = await eventStore.headPosition();
   let events = 0;
   const startedAt = now().getTime();
   let lastReport = 0;
 
-  const snapshot = (): RebuildProgress => {
-    const elapsed = Math.max(0.001, (now().getTime() - startedAt) / 1000);
-    const eventsPerSecond = events / elapsed;
-    const positionsPerSecond = (position - resumedFrom) / elapsed;
-    const etaSeconds = positionsPerSecond > 0 ? Math.max(0, head - position) / positionsPerSecond : null;
-    return { from: resumedFrom, position, head, events, eventsPerSecond, etaSeconds };
-  };
+  const snapshot = (): RebuildProgress => progressAt({ from: resumedFrom, position, head, events }, (now().getTime() - startedAt) / 1000);
   const report = (force = false): void => {
     const t = now().getTime();
     if (!options.progress || (!force && t - lastReport < (options.progressEveryMs ?? 500))) return;
@@ -89,7 +95,7 @@ export const rebuildReadModels = async (options: RebuildOptions): Promise<Rebuil
 
   const applyBatch = async (batch: readonly RecordedEvent[], through: number): Promise<void> => {
     const ops = batch.length > 0 ? await projectBatch(projections, target, decodeEvents(batch)) : [];
-    await target.apply(
+    await target.projections.apply(
       ops.map((o) => o.op),
       { projection: checkpointName, position: through },
     );
@@ -124,7 +130,7 @@ export const rebuildReadModels = async (options: RebuildOptions): Promise<Rebuil
   if (!aborted) {
     // Everything up to here was announced by the live projector: a projector switched onto this
     // generation must not announce it again.
-    await target.apply([], { projection: publishedCheckpointName(checkpointName), position });
+    await target.projections.apply([], { projection: publishedCheckpointName(checkpointName), position });
   }
   const final = snapshot();
   if (options.progress && !aborted) options.progress.done(final);

@@ -1,7 +1,16 @@
-export * from './readModel.js';
-export { createMemoryReadModel, type MemoryReadModelOptions } from './memoryReadModel.js';
-export { BUILT_IN_SORTS, compareSortEntries, sortKeyOf, sortKindOf, toCodePointOrder, type SortKey, type SortKind } from './sortKeys.js';
-export { usageBucketOf, usageBucketsBetween, type UsageGranularity } from './usageBuckets.js';
-export { createRedisReadModel, type RedisReadModelClient, type RedisReadModelOptions } from './redisReadModel.js';
-export { connectRedis, createRedisClientOptions } from './redisConnection.js';
-export { createGenerationalRedisReadModel, switchGeneration, readActiveGeneration, listGenerations, dropGeneration, setPendingGeneration, readPendingGeneration, generationPointerKey, pendingGenerationKey, type GenerationalReadModel, type GenerationalReadModelOptions } from './generationalReadModel.js';
+// The ports (docs/read-models.md): who uses which is in docs/architecture.md.
+export type { CollectionRecord, ItemRecord, KeyRecord, PlanRecord } from './records.js';
+export { checkPageQuery, type PageQuery, type PageResult, type ReadModel, type SortOrder } from './readModel.js';
+export { FencedError, type Checkpoint, type Lease, type ProjectionStore, type ReadModelOp } from './projectionStore.js';
+export type { KeyStore } from './keyStore.js';
+export type { KeyUsage, UsageCount, UsageGranularity, UsageStore } from './usageStore.js';
+export type { Stores } from './stores.js';
+export { usageBucketOf, usageBucketsBetween } from './usageBuckets.js';
+
+// Adapters.
+export { createMemoryStores, type MemoryStoresOptions } from './memory/memoryStores.js';
+export { createRedisStores, type RedisStoresOptions } from './redis/redisStores.js';
+export { connectRedis, createRedisClientOptions, type RedisReadModelClient } from './redis/redisConnection.js';
+export { createGenerationalRedisStores, type GenerationalStores, type GenerationalStoresOptions } from './redis/generationalStores.js';
+export { dropGeneration, listGenerations, readActiveGeneration, readPendingGeneration, setPendingGeneration, switchGeneration } from './redis/generations.js';
+export { generationPointerKey, newGenerationNamespace, pendingGenerationKey } from './redis/redisKeys.js';

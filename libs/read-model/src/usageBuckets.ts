@@ -1,6 +1,6 @@
 import { ValidationError } from '@pubstream/domain';
 
-export type UsageGranularity = 'hour' | 'day' | 'month';
+import type { UsageGranularity } from './usageStore.js';
 
 const LENGTH: Record<UsageGranularity, number> = { hour: 13, day: 10, month: 7 };
 

@@ -52,7 +52,7 @@ const sessionOf = (ctx: Context): Session => {
  * POST, server-rendered HTML under a strict CSP (no build step).
  */
 export const createDashboard = (context: DashboardContext, options: DashboardOptions = {}): Middleware => {
-  const { service, readModel, adminToken, now, throttle } = context;
+  const { service, stores, adminToken, now, throttle } = context;
   const sessions = createSessionStore({ now, ...options.session });
   // Case-sensitive and strict, like the gate: the admin app normalised the path before.
   const router = new Router({ sensitive: true, strict: true });
@@ -228,9 +228,9 @@ export const createDashboard = (context: DashboardContext, options: DashboardOpt
     const keyId = selectedKeyId ?? undefined;
     const monthStart = new Date(Date.UTC(to.getUTCFullYear(), to.getUTCMonth() - 11, 1));
     const [hourly, daily, monthly] = await Promise.all([
-      usageReport(readModel, { granularity: 'hour', from: new Date(to.getTime() - 23 * 3_600_000), to, keyId }),
-      usageReport(readModel, { granularity: 'day', from: new Date(to.getTime() - 29 * 86_400_000), to, keyId }),
-      usageReport(readModel, { granularity: 'month', from: monthStart, to }),
+      usageReport(stores, { granularity: 'hour', from: new Date(to.getTime() - 23 * 3_600_000), to, keyId }),
+      usageReport(stores, { granularity: 'day', from: new Date(to.getTime() - 29 * 86_400_000), to, keyId }),
+      usageReport(stores, { granularity: 'month', from: monthStart, to }),
     ]);
     render(
       ctx,

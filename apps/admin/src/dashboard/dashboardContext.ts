@@ -1,12 +1,13 @@
 import type { Logger } from '@pubstream/observability';
-import type { ReadModel } from '@pubstream/read-model';
 import type { AdminService } from '../adminService.js';
 import type { AuthThrottle } from '../authThrottle.js';
+import type { UsageReportStores } from '../usageReport.js';
 
 /** What the dashboard gets from the admin app that mounts it (its own module: no import cycle). */
 export interface DashboardContext {
   readonly service: AdminService;
-  readonly readModel: ReadModel;
+  /** The keys and their counts, for the usage charts. */
+  readonly stores: UsageReportStores;
   readonly adminToken: string;
   readonly logger: Logger;
   readonly now: () => Date;

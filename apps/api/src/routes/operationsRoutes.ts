@@ -1,18 +1,17 @@
 import type Router from '@koa/router';
 import type { Registry } from 'prom-client';
-import type { ReadModel } from '@pubstream/read-model';
 import { openApiDocument } from './openApiDocument.js';
 
 const openApiJson = JSON.stringify(openApiDocument);
 
-/** Liveness, readiness (read model ping), Prometheus metrics and the OpenAPI document. */
-export const operationsRoutes = (router: Router, deps: { readModel: ReadModel; metrics: Registry }): void => {
+/** Liveness, readiness (the stores' ping), Prometheus metrics and the OpenAPI document. */
+export const operationsRoutes = (router: Router, deps: { ping: () => Promise<void>; metrics: Registry }): void => {
   router.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok' };
   });
   router.get('/readyz', async (ctx) => {
     try {
-      await deps.readModel.ping();
+      await deps.ping();
       ctx.body = { status: 'ready' };
     } catch {
       ctx.status = 503;

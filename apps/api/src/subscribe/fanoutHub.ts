@@ -1,6 +1,6 @@
 import { DEFAULT_PLAN, PLANS, ServiceUnavailableError } from '@pubstream/domain';
 import type { ChangeMessage, ChangeStream, ChangeSubscription } from '@pubstream/change-stream';
-import type { ItemRecord, ReadModel } from '@pubstream/read-model';
+import type { ItemRecord, KeyStore, ReadModel } from '@pubstream/read-model';
 import { collectionPagePayload, STREAM_PAGE_QUERY } from './collectionPage.js';
 import { createReconnectHints, type ReconnectHints } from './reconnectHints.js';
 import type { SseConnection } from './sseConnection.js';
@@ -14,7 +14,7 @@ export interface HubLogger {
 }
 
 export interface FanoutHubOptions {
-  readonly readModel: Pick<ReadModel, 'getItems' | 'getCollectionPage' | 'getPlan'>;
+  readonly readModel: Pick<ReadModel, 'getItems' | 'getCollectionPage'> & Pick<KeyStore, 'getPlan'>;
   readonly changeStream: Pick<ChangeStream, 'subscribe'>;
   /** Collection pages are recomputed at most once per collection per window. Default 50 ms. */
   readonly coalesceMs?: number;

@@ -4,13 +4,13 @@ import { generateApiKey, hashApiKey, type RateLimiter } from '@pubstream/access'
 import { createInProcessChangeStream, type ChangeStream } from '@pubstream/change-stream';
 import type { KeyType, PlanName, SortableField } from '@pubstream/domain';
 import { createLogger } from '@pubstream/observability';
-import { createMemoryReadModel, type KeyRecord, type ReadModel, type ReadModelOp } from '@pubstream/read-model';
+import { createMemoryStores, type KeyRecord, type ReadModelOp, type Stores } from '@pubstream/read-model';
 import { createApiApp, type ApiApp, type ApiConfig } from '../apiApp.js';
 
-/** A public API on a memory read model, listening on 127.0.0.1:0, seeded through `apply`. */
+/** A public API on memory stores, listening on 127.0.0.1:0, seeded through `apply`. */
 export interface ApiHarness {
   readonly url: string;
-  readonly readModel: ReadModel;
+  readonly stores: Stores;
   readonly changeStream: ChangeStream;
   readonly api: ApiApp;
   /** Applies ops and publishes their change messages, as the projector would. */
@@ -30,12 +30,12 @@ export interface ApiHarness {
 let position = 0;
 let keySeq = 0;
 
-export const startApiHarness = async (options: { config?: Partial<ApiConfig>; now?: () => Date; rateLimiter?: RateLimiter; readModel?: ReadModel } = {}): Promise<ApiHarness> => {
+export const startApiHarness = async (options: { config?: Partial<ApiConfig>; now?: () => Date; rateLimiter?: RateLimiter; stores?: Stores } = {}): Promise<ApiHarness> => {
   const now = options.now ?? (() => new Date());
-  const readModel = options.readModel ?? createMemoryReadModel({ now });
+  const stores = options.stores ?? createMemoryStores({ now });
   const changeStream = createInProcessChangeStream();
   const api = await createApiApp({
-    readModel,
+    stores,
     changeStream,
     rateLimiter: options.rateLimiter,
     config: { acceptTestKeys: true, requireBrowserOrigin: false, rateLimitWindow: 'minute', ...options.config },
@@ -55,7 +55,7 @@ export const startApiHarness = async (options: { config?: Partial<ApiConfig>; no
 
   const apply = async (ops: ReadModelOp[]) => {
     position += ops.length;
-    await readModel.apply(ops, { projection: 'test', position });
+    await stores.projections.apply(ops, { projection: 'test', position });
     await changeStream.publish(
       ops.map((op) => {
         switch (op.kind) {
@@ -80,7 +80,7 @@ export const startApiHarness = async (options: { config?: Partial<ApiConfig>; no
 
   const harness: ApiHarness = {
     url,
-    readModel,
+    stores,
     changeStream,
     api,
     apply,

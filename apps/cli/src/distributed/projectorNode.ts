@@ -1,7 +1,7 @@
 import type { Config } from '@pubstream/config';
 import { createLogger, type Logger } from '@pubstream/observability';
 import { createProjector, type ProjectorState } from '@pubstream/projector';
-import { openChangeStream, openEventStore, openReadModel, processIdentity } from '../adapters.js';
+import { openChangeStream, openEventStore, openStores, processIdentity } from '../adapters.js';
 import type { RunningProcess } from '../distributedProcesses.js';
 import { DEFAULT_LEASE_TTL_MS, type ProjectorNodeOptions } from './config.js';
 import { crashBeforePublish } from './crashBeforePublish.js';
@@ -34,14 +34,14 @@ export const runProjectorNode = async (
   try {
     const eventStore = openEventStore(config, now);
     cleanups.push(() => eventStore.close());
-    const { readModel } = await openReadModel(config, logger, now);
-    cleanups.push(() => readModel.close());
+    const { stores } = await openStores(config, logger, now);
+    cleanups.push(() => stores.close());
     const kafka = openChangeStream(config, logger, holder);
     cleanups.push(() => kafka.close());
     const changeStream = crashBeforePublish(kafka, options.exitBeforePublishProbability, () =>
       logger.warn({}, 'fault injection: exiting between a read-model write and its publish'),
     );
-    const projector = createProjector({ eventStore, readModel, changeStream, logger: logger.child({ component: 'projector' }), now, lease: { holder, ttlMs: options.leaseTtlMs },
+    const projector = createProjector({ eventStore, stores, changeStream, logger: logger.child({ component: 'projector' }), now, lease: { holder, ttlMs: options.leaseTtlMs },
       // While Redis or Kafka is away, try again at least every 2 s so that recovery is quick.
       retry: { initialMs: 200, maxMs: 2_000 },
     });

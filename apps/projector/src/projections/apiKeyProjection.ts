@@ -19,7 +19,7 @@ export const apiKeySpec: ProjectionSpec<KeyRecord> = {
   handles: ['ApiKeyCreated', 'ApiKeyUpdated', 'ApiKeyDeleted'],
   idOf,
   creates: ['ApiKeyCreated'],
-  load: (readModel, keyIds) => loadEach(keyIds, (keyId) => readModel.getKey(keyId)),
+  load: (reads, keyIds) => loadEach(keyIds, (keyId) => reads.keys.getKey(keyId)),
   evolve(doc: KeyRecord | null, { event, revision, at }: ProjectedEvent): KeyRecord | null {
     switch (event.type) {
       case 'ApiKeyCreated': {

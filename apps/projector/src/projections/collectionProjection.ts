@@ -22,7 +22,7 @@ export const collectionSpec: ProjectionSpec<CollectionRecord> = {
   handles: ['CollectionCreated', 'CollectionUpdated', 'CollectionDeleted'],
   idOf,
   creates: ['CollectionCreated'],
-  load: (readModel, slugs) => loadEach(slugs, (slug) => readModel.getCollection(slug)),
+  load: (reads, slugs) => loadEach(slugs, (slug) => reads.readModel.getCollection(slug)),
   evolve(doc: CollectionRecord | null, { event, revision, at }: ProjectedEvent): CollectionRecord | null {
     switch (event.type) {
       case 'CollectionCreated': {

@@ -19,9 +19,9 @@ export const itemSpec: ProjectionSpec<ItemRecord> = {
   handles: ['ItemCreated', 'ItemUpdated', 'ItemDeleted'],
   idOf,
   creates: ['ItemCreated'],
-  async load(readModel, ids) {
+  async load(reads, ids) {
     // One round trip for every item of the batch (the projector never reads per event).
-    const records = await readModel.getItems(ids);
+    const records = await reads.readModel.getItems(ids);
     return new Map(ids.map((id, i) => [id, records[i] ?? null]));
   },
   evolve(doc: ItemRecord | null, { event, revision, at }: ProjectedEvent): ItemRecord | null {

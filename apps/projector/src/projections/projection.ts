@@ -1,5 +1,5 @@
 import type { EventType, PubstreamEvent } from '@pubstream/domain';
-import type { ReadModel, ReadModelOp } from '@pubstream/read-model';
+import type { KeyStore, ReadModel, ReadModelOp } from '@pubstream/read-model';
 
 /** A validated, upcast event with the facts projections need from its recording. */
 export interface ProjectedEvent<E extends PubstreamEvent = PubstreamEvent> {
@@ -10,6 +10,15 @@ export interface ProjectedEvent<E extends PubstreamEvent = PubstreamEvent> {
   readonly position: number;
   /** ISO 8601 UTC business time: metadata.occurredAt, else when the store recorded it. */
   readonly at: string;
+}
+
+/**
+ * The records projections load before folding a batch: reads of the same adapter (and the same
+ * generation) the projector writes to.
+ */
+export interface ProjectionReads {
+  readonly readModel: Pick<ReadModel, 'getItems' | 'getCollection'>;
+  readonly keys: Pick<KeyStore, 'getKey'>;
 }
 
 /**
@@ -28,7 +37,7 @@ export interface ProjectionSpec<Doc> {
    */
   readonly creates?: readonly EventType[];
   /** Current records for these ids, in as few read-model calls as the port allows. */
-  load(readModel: ReadModel, ids: readonly string[]): Promise<ReadonlyMap<string, Doc | null>>;
+  load(reads: ProjectionReads, ids: readonly string[]): Promise<ReadonlyMap<string, Doc | null>>;
   evolve(doc: Doc | null, event: ProjectedEvent): Doc | null;
   /** The write for this step, or null when nothing is to be written. */
   toOp(next: Doc | null, event: ProjectedEvent): ReadModelOp | null;
@@ -50,7 +59,7 @@ export interface Projection {
   /** The record ids this projection's events in `events` touch (deduplicated). */
   touched(events: readonly ProjectedEvent[]): string[];
   /** Loads the touched records, then folds the events over them in order. */
-  project(readModel: ReadModel, events: readonly ProjectedEvent[]): Promise<PositionedOp[]>;
+  project(reads: ProjectionReads, events: readonly ProjectedEvent[]): Promise<PositionedOp[]>;
 }
 
 /**
@@ -85,7 +94,7 @@ export const defineProjection = <Doc>(spec: ProjectionSpec<Doc>): Projection => 
     name: spec.name,
     handles: spec.handles,
     touched,
-    async project(readModel, events) {
+    async project(reads, events) {
       const mine = events.filter((e) => spec.handles.includes(e.event.type));
       if (mine.length === 0) return [];
       const firstSeen = new Set<string>();
@@ -96,7 +105,7 @@ export const defineProjection = <Doc>(spec: ProjectionSpec<Doc>): Projection => 
         firstSeen.add(id);
         if (!spec.creates?.includes(event.type)) toLoad.push(id);
       }
-      const loaded = toLoad.length > 0 ? await spec.load(readModel, toLoad) : new Map<string, Doc | null>();
+      const loaded = toLoad.length > 0 ? await spec.load(reads, toLoad) : new Map<string, Doc | null>();
       return foldProjection(spec, loaded, mine);
     },
   };

@@ -1,7 +1,7 @@
 import type { PubstreamEvent } from '@pubstream/domain';
-import type { ItemRecord, ReadModel } from '@pubstream/read-model';
+import type { ItemRecord } from '@pubstream/read-model';
 import { describe, expect, it } from 'vitest';
-import { apiKeySpec, collectionSpec, foldProjection, itemProjection, itemSpec, planSpec, type ProjectedEvent } from './index.js';
+import { apiKeySpec, collectionSpec, foldProjection, itemProjection, itemSpec, planSpec, type ProjectedEvent, type ProjectionReads } from './index.js';
 
 const uuid = '0b6c1f2e-3d4a-4b5c-8d6e-7f8091a2b3c4';
 let position = 0;
@@ -81,8 +81,8 @@ describe('plan projection', () => {
 describe('batched loading', () => {
   it('reads every touched item in one getItems call, skipping items created in the batch', async () => {
     const calls: string[][] = [];
-    const readModel = { getItems: async (ids: readonly string[]) => (calls.push([...ids]), ids.map(() => null)) } as unknown as ReadModel;
-    await itemProjection.project(readModel, [
+    const reads = { readModel: { getItems: async (ids: readonly string[]) => (calls.push([...ids]), ids.map(() => null)) } } as unknown as ProjectionReads;
+    await itemProjection.project(reads, [
       ev({ type: 'ItemCreated', data: { id: uuid, dataId: 'new', collection: 'c', data: {} } }, 0),
       ev({ type: 'ItemUpdated', data: { dataId: 'new', collection: 'c', data: { a: 1 } } }, 1),
       ev({ type: 'ItemUpdated', data: { dataId: 'old1', collection: 'c', data: {} } }, 4),

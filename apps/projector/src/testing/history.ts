@@ -1,5 +1,5 @@
 import type { EventStore } from '@pubstream/event-store';
-import type { ReadModel } from '@pubstream/read-model';
+import type { Stores } from '@pubstream/read-model';
 
 /** A small history for projector tests, and a reader's view of a read model. */
 export const hashOf = (c: string): string => c.repeat(64);
@@ -33,15 +33,15 @@ export const writeHistory = async (eventStore: EventStore): Promise<number> => {
 };
 
 /** Everything a reader can see, for equality checks between read models. */
-export const snapshot = async (readModel: ReadModel) => {
+export const snapshot = async ({ readModel, keys }: Pick<Stores, 'readModel' | 'keys'>) => {
   const collections = await readModel.listCollections();
   const pages = await Promise.all(collections.map((c) => readModel.getCollectionPage(c.slug, { sort: 'dataId', order: 'asc', offset: 0, limit: 100 })));
   return {
     collections,
     pages,
     items: await readModel.getItems(['a1', 'a2', 'a3', 't1']),
-    keys: await readModel.listKeys(),
-    keyByHash: [await readModel.getKeyByHash(hashOf('a')), await readModel.getKeyByHash(hashOf('b'))],
-    plan: await readModel.getPlan(),
+    keys: await keys.listKeys(),
+    keyByHash: [await keys.getKeyByHash(hashOf('a')), await keys.getKeyByHash(hashOf('b'))],
+    plan: await keys.getPlan(),
   };
 };

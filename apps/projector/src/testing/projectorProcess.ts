@@ -5,14 +5,14 @@
  */
 import { createInProcessChangeStream } from '@pubstream/change-stream';
 import { createSqliteEventStore, openSqliteDatabase } from '@pubstream/event-store';
-import { connectRedis, createRedisReadModel } from '@pubstream/read-model';
+import { connectRedis, createRedisStores } from '@pubstream/read-model';
 import { createProjector } from '../projector.js';
 
 const [sqlitePath, redisUrl, namespace, holder, ttl] = process.argv.slice(2);
 if (!sqlitePath || !redisUrl || !namespace || !holder || !ttl) throw new Error('usage: projectorProcess.ts <sqlitePath> <redisUrl> <namespace> <holder> <ttlMs>');
 
 const client = await connectRedis(redisUrl, () => {});
-const readModel = createRedisReadModel(client, { namespace });
+const stores = createRedisStores(client, { namespace });
 const eventStore = createSqliteEventStore(openSqliteDatabase(sqlitePath), { pollIntervalMs: 20 });
 const quiet = () => {};
 const logger = {
@@ -23,7 +23,7 @@ const logger = {
     if (msg.startsWith('projector lease acquired')) process.stdout.write(`active ${(obj as { token?: number }).token}\n`);
   },
 };
-const projector = createProjector({ eventStore, readModel, changeStream: createInProcessChangeStream(), logger, batchSize: 5, lease: { holder, ttlMs: Number(ttl) } });
+const projector = createProjector({ eventStore, stores, changeStream: createInProcessChangeStream(), logger, batchSize: 5, lease: { holder, ttlMs: Number(ttl) } });
 projector.start();
 process.on('SIGTERM', () => {
   void projector.stop().then(() => process.exit(0));

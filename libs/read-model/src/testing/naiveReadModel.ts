@@ -1,4 +1,6 @@
-import type { CollectionRecord, ItemRecord, ReadModelOp, SortOrder } from '../readModel.js';
+import type { ReadModelOp } from '../projectionStore.js';
+import type { SortOrder } from '../readModel.js';
+import type { CollectionRecord, ItemRecord } from '../records.js';
 
 /**
  * The simplest model of the port's write and sort rules, for property tests: plain maps, a full
@@ -27,6 +29,18 @@ const valueFor = (item: ItemRecord, sort: string, type: 'number' | 'string' | un
 
 const compareValues = (a: number | string, b: number | string): number =>
   typeof a === 'number' && typeof b === 'number' ? a - b : Buffer.compare(Buffer.from(String(a), 'utf8'), Buffer.from(String(b), 'utf8'));
+
+/** Present values in `order` (ties by id the same way), missing values last. */
+const sortRows = (rows: { id: string; value: number | string | undefined }[], order: SortOrder): string[] => {
+  const sign = order === 'asc' ? 1 : -1;
+  rows.sort((a, b) => {
+    if (a.value === undefined && b.value !== undefined) return 1;
+    if (b.value === undefined && a.value !== undefined) return -1;
+    const byValue = a.value !== undefined && b.value !== undefined ? compareValues(a.value, b.value) : 0;
+    return sign * (byValue !== 0 ? byValue : a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  });
+  return rows.map((r) => r.id);
+};
 
 export const createNaiveReadModel = (): NaiveReadModel => {
   const versions = new Map<string, number>();
@@ -76,18 +90,7 @@ export const createNaiveReadModel = (): NaiveReadModel => {
     count: (slug) => membersOf(slug).size,
     sorted(slug, sort, order) {
       const type = collections.get(slug)?.sortableFields.find((f) => f.name === sort)?.type;
-      const rows = [...membersOf(slug)].map((id) => {
-        const item = items.get(id) as ItemRecord;
-        return { id, value: valueFor(item, sort, type) };
-      });
-      const sign = order === 'asc' ? 1 : -1;
-      rows.sort((a, b) => {
-        if (a.value === undefined && b.value !== undefined) return 1;
-        if (b.value === undefined && a.value !== undefined) return -1;
-        const byValue = a.value !== undefined && b.value !== undefined ? compareValues(a.value, b.value) : 0;
-        return sign * (byValue !== 0 ? byValue : a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-      });
-      return rows.map((r) => r.id);
+      return sortRows([...membersOf(slug)].map((id) => ({ id, value: valueFor(items.get(id) as ItemRecord, sort, type) })), order);
     },
   };
 };

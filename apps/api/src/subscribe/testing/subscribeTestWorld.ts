@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import Koa from 'koa';
 import { NotFoundError, type KeyType, type PlanName } from '@pubstream/domain';
-import { createMemoryReadModel, type ReadModel, type ReadModelOp } from '@pubstream/read-model';
+import { createMemoryStores, type ReadModelOp, type Stores } from '@pubstream/read-model';
 import { createInProcessChangeStream, type ChangeMessage, type ChangeStream } from '@pubstream/change-stream';
 import { createMemoryRateLimiter, createMemoryStreamSlots, generateApiKey, hashApiKey, type StreamSlots } from '@pubstream/access';
 import { errorMiddleware } from '@pubstream/http';
@@ -21,8 +21,8 @@ export interface SubscribeTestWorldOptions extends Partial<SubscribeConfig> {
   readonly hubMaxBufferedBytes?: number;
   /** Extra hub options (e.g. a change stream wrapper). */
   readonly hub?: Partial<FanoutHubOptions>;
-  /** Default: a new memory read model. The world closes it. */
-  readonly readModel?: ReadModel;
+  /** Default: new memory stores. The world closes them. */
+  readonly stores?: Stores;
   /**
    * The hub's reads answer up to this many ms late (read first, then wait: a slow response), so
    * that writes land and their messages arrive while a snapshot is in flight.
@@ -38,7 +38,14 @@ export interface SubscribeTestWorldOptions extends Partial<SubscribeConfig> {
   readonly slotHeartbeatMs?: number;
 }
 
-const withSlowReads = (readModel: ReadModel, maxDelayMs: number): FanoutHubOptions['readModel'] => {
+/** What the hub reads: items and pages from the read model, the plan from the key store. */
+const hubReads = ({ readModel, keys }: Stores): FanoutHubOptions['readModel'] => ({
+  getItems: (dataIds) => readModel.getItems(dataIds),
+  getCollectionPage: (slug, query) => readModel.getCollectionPage(slug, query),
+  getPlan: () => keys.getPlan(),
+});
+
+const withSlowReads = ({ readModel, keys }: Stores, maxDelayMs: number): FanoutHubOptions['readModel'] => {
   const late = async <T>(value: Promise<T>): Promise<T> => {
     const result = await value;
     await new Promise((resolve) => setTimeout(resolve, Math.random() * maxDelayMs));
@@ -47,14 +54,14 @@ const withSlowReads = (readModel: ReadModel, maxDelayMs: number): FanoutHubOptio
   return {
     getItems: (dataIds) => late(readModel.getItems(dataIds)),
     getCollectionPage: (slug, query) => late(readModel.getCollectionPage(slug, query)),
-    getPlan: () => readModel.getPlan(),
+    getPlan: () => keys.getPlan(),
   };
 };
 
 export interface SubscribeTestWorld {
   /** http://127.0.0.1:PORT */
   readonly url: string;
-  readonly readModel: ReadModel;
+  readonly stores: Stores;
   readonly changeStream: ChangeStream;
   readonly hub: FanoutHub;
   readonly admission: StreamAdmission;
@@ -81,13 +88,13 @@ export interface SubscribeTestWorld {
  * in-process change stream. Writes play the projector: apply to the read model, then publish.
  */
 export const createSubscribeTestWorld = async (options: SubscribeTestWorldOptions = {}): Promise<SubscribeTestWorld> => {
-  const readModel = options.readModel ?? createMemoryReadModel();
+  const stores = options.stores ?? createMemoryStores();
   const changeStream = createInProcessChangeStream();
   let gapHandler: ((reason: string) => void) | undefined;
   const hints = createReconnectHints({ shutdownWindowMs: options.shutdownReconnectWindowMs ?? 0 });
   const hub = createFanoutHub({
     hints,
-    readModel: options.slowReadsMs ? withSlowReads(readModel, options.slowReadsMs) : readModel,
+    readModel: options.slowReadsMs ? withSlowReads(stores, options.slowReadsMs) : hubReads(stores),
     changeStream: {
       subscribe: (handlers) => {
         gapHandler = handlers.onGap;
@@ -111,13 +118,14 @@ export const createSubscribeTestWorld = async (options: SubscribeTestWorldOption
   };
   const write = async (ops: ReadModelOp[], messages: (pos: number) => ChangeMessage[], publish = true): Promise<void> => {
     const pos = ++position;
-    await readModel.apply(ops, { projection: 'test', position: pos });
+    await stores.projections.apply(ops, { projection: 'test', position: pos });
     if (publish) await changeStream.publish(messages(pos));
   };
 
   const now = (): Date => new Date();
   const access = createPublicAccess({
-    readModel,
+    readModel: stores.readModel,
+    keys: stores.keys,
     changeStream,
     rateLimiter: createMemoryRateLimiter({ window: 'minute', now }),
     usage: {
@@ -163,7 +171,7 @@ export const createSubscribeTestWorld = async (options: SubscribeTestWorldOption
 
   return {
     url,
-    readModel,
+    stores,
     changeStream,
     hub,
     admission,
@@ -189,7 +197,7 @@ export const createSubscribeTestWorld = async (options: SubscribeTestWorldOption
     },
     async putItem(slug, dataId, data, putOptions = {}) {
       const version = nextVersion(`item-${dataId}`);
-      const existing = await readModel.getItem(dataId);
+      const existing = await stores.readModel.getItem(dataId);
       const at = stamp();
       const item = { id: existing?.id ?? randomUUID(), dataId, collectionId: slug, data, createdAt: existing?.createdAt ?? at, updatedAt: at, version };
       await write(
@@ -241,7 +249,7 @@ export const createSubscribeTestWorld = async (options: SubscribeTestWorldOption
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await changeStream.close();
-      await readModel.close();
+      await stores.close();
     },
   };
 };

@@ -1,5 +1,5 @@
 import { ValidationError } from '@pubstream/domain';
-import type { ReadModelOp } from './readModel.js';
+import type { ReadModelOp } from '../projectionStore.js';
 import { hashTagOf, type RedisKeys } from './redisKeys.js';
 
 /** One call of the APPLY script (redisScripts.ts). */
@@ -38,45 +38,62 @@ const entry = (routeKey: string, args: string[]): Entry => {
   return { routeKey, args, bytes };
 };
 
-/** The APPLY entries of one op. On one node an item is one `i` entry; on a cluster its record
- * and its membership live in two slots, so two entries. */
+type Op<K extends ReadModelOp['kind']> = Extract<ReadModelOp, { kind: K }>;
+
+/** On one node an item is one `i` entry; on a cluster its record and its membership live in two
+ * slots, so two entries. */
+const itemEntries = (op: Op<'item.put'> | Op<'item.delete'>, key: RedisKeys, cluster: boolean): Entry[] => {
+  const put = op.kind === 'item.put';
+  const dataId = put ? op.item.dataId : op.dataId;
+  const slug = put ? op.item.collectionId : op.collectionId;
+  const prefix = key.collectionPrefix(slug);
+  const version = String(put ? op.item.version : op.version);
+  const json = put ? JSON.stringify(op.item) : '';
+  const created = put ? epochMs(op.item.createdAt) : '';
+  const updated = put ? epochMs(op.item.updatedAt) : '';
+  if (!cluster) return [entry(key.item(dataId), ['i', key.item(dataId), key.itemVersion(dataId), prefix, dataId, version, json, created, updated])];
+  // Both halves are version-guarded, so a crash between them is repaired by the replay.
+  return [
+    entry(key.item(dataId), ['s', key.item(dataId), key.itemVersion(dataId), version, json]),
+    entry(key.collectionRecord(slug), ['c', prefix, dataId, version, json, created, updated]),
+  ];
+};
+
+const collectionEntries = (op: Op<'collection.put'> | Op<'collection.delete'>, key: RedisKeys): Entry[] => {
+  const put = op.kind === 'collection.put';
+  const slug = put ? op.collection.slug : op.slug;
+  const version = String(put ? op.collection.version : op.version);
+  const json = put ? JSON.stringify(op.collection) : '';
+  return [
+    entry(key.collectionRecord(slug), ['r', key.collectionPrefix(slug), version, json]),
+    entry(key.collectionList, ['h', key.collectionList, key.collectionListVersions, slug, version, json]),
+  ];
+};
+
+const keyEntries = (op: Op<'key.put'> | Op<'key.delete'>, key: RedisKeys): Entry[] => {
+  const put = op.kind === 'key.put';
+  const keyId = put ? op.key.keyId : op.keyId;
+  const hash = put ? op.key.keyHash : op.keyHash;
+  const version = String(put ? op.key.version : op.version);
+  const json = put ? JSON.stringify(op.key) : '';
+  return [
+    entry(key.keyByHash(hash), ['s', key.keyByHash(hash), key.keyByHashVersion(hash), version, json]),
+    entry(key.keyList, ['h', key.keyList, key.keyListVersions, keyId, version, json]),
+  ];
+};
+
+/** The APPLY entries of one op. */
 const entriesOf = (op: ReadModelOp, key: RedisKeys, cluster: boolean): Entry[] => {
   switch (op.kind) {
     case 'item.put':
-    case 'item.delete': {
-      const put = op.kind === 'item.put';
-      const dataId = put ? op.item.dataId : op.dataId;
-      const prefix = key.collectionPrefix(put ? op.item.collectionId : op.collectionId);
-      const version = String(put ? op.item.version : op.version);
-      const json = put ? JSON.stringify(op.item) : '';
-      const created = put ? epochMs(op.item.createdAt) : '';
-      const updated = put ? epochMs(op.item.updatedAt) : '';
-      if (!cluster) return [entry(key.item(dataId), ['i', key.item(dataId), key.itemVersion(dataId), prefix, dataId, version, json, created, updated])];
-      // Both halves are version-guarded, so a crash between them is repaired by the replay.
-      return [
-        entry(key.item(dataId), ['s', key.item(dataId), key.itemVersion(dataId), version, json]),
-        entry(`${prefix}rec`, ['c', prefix, dataId, version, json, created, updated]),
-      ];
-    }
+    case 'item.delete':
+      return itemEntries(op, key, cluster);
     case 'collection.put':
-    case 'collection.delete': {
-      const slug = op.kind === 'collection.put' ? op.collection.slug : op.slug;
-      const version = String(op.kind === 'collection.put' ? op.collection.version : op.version);
-      const json = op.kind === 'collection.put' ? JSON.stringify(op.collection) : '';
-      const prefix = key.collectionPrefix(slug);
-      return [entry(`${prefix}rec`, ['r', prefix, version, json]), entry(key.collectionList, ['h', key.collectionList, key.collectionListVersions, slug, version, json])];
-    }
+    case 'collection.delete':
+      return collectionEntries(op, key);
     case 'key.put':
-    case 'key.delete': {
-      const keyId = op.kind === 'key.put' ? op.key.keyId : op.keyId;
-      const hash = op.kind === 'key.put' ? op.key.keyHash : op.keyHash;
-      const version = String(op.kind === 'key.put' ? op.key.version : op.version);
-      const json = op.kind === 'key.put' ? JSON.stringify(op.key) : '';
-      return [
-        entry(key.keyByHash(hash), ['s', key.keyByHash(hash), key.keyByHashVersion(hash), version, json]),
-        entry(key.keyList, ['h', key.keyList, key.keyListVersions, keyId, version, json]),
-      ];
-    }
+    case 'key.delete':
+      return keyEntries(op, key);
     case 'plan.put':
       return [entry(key.plan, ['s', key.plan, key.planVersion, String(op.plan.version), JSON.stringify(op.plan)])];
     default: {

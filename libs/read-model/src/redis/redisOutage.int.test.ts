@@ -3,11 +3,11 @@ import { once } from 'node:events';
 import { afterAll, expect, it } from 'vitest';
 import { describeWithBackend } from '@pubstream/testing';
 import { connectRedis } from './redisConnection.js';
-import { createRedisReadModel } from './redisReadModel.js';
-import { itemRecord } from './testing/index.js';
+import { createRedisStores } from './redisStores.js';
+import { itemRecord } from '../testing/index.js';
 
 // Runs where the suite has Redis; it starts its own redis-server (the shared one must not be killed).
-describeWithBackend('redis', 'redis read model during an outage', () => {
+describeWithBackend('redis', 'redis stores during an outage', () => {
   const port = 20_000 + Math.floor(Math.random() * 10_000);
   let server: ChildProcess | undefined;
   const start = async () => {
@@ -30,27 +30,28 @@ describeWithBackend('redis', 'redis read model during an outage', () => {
     await start();
     const errors: Error[] = [];
     const client = await connectRedis(`redis://127.0.0.1:${port}`, (error) => errors.push(error));
-    const rm = createRedisReadModel(client, { namespace: 'outage' });
-    await rm.apply([{ kind: 'item.put', item: itemRecord('a', 'c', 1) }], { projection: 'p', position: 1 });
+    const stores = createRedisStores(client, { namespace: 'outage' });
+    const { readModel: rm, projections } = stores;
+    await projections.apply([{ kind: 'item.put', item: itemRecord('a', 'c', 1) }], { projection: 'p', position: 1 });
     expect((await rm.getItem('a'))?.dataId).toBe('a');
 
     await stop();
     await expect(rm.getItem('a')).rejects.toThrow();
     await expect(rm.getItems(['a', 'b'])).rejects.toThrow();
-    await expect(rm.apply([{ kind: 'item.put', item: itemRecord('b', 'c', 1) }], { projection: 'p', position: 2 })).rejects.toThrow();
-    await expect(rm.ping()).rejects.toThrow();
+    await expect(projections.apply([{ kind: 'item.put', item: itemRecord('b', 'c', 1) }], { projection: 'p', position: 2 })).rejects.toThrow();
+    await expect(stores.ping()).rejects.toThrow();
     expect(errors.length).toBeGreaterThan(0);
 
     await start();
     // The client reconnects on its own (capped backoff); the fresh server has lost the scripts too.
     for (let i = 0; i < 100; i++) {
-      if (await rm.ping().then(() => true, () => false)) break;
+      if (await stores.ping().then(() => true, () => false)) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    await rm.ping();
-    expect(await rm.apply([{ kind: 'item.put', item: itemRecord('b', 'c', 1) }], { projection: 'p', position: 2 })).toEqual([true]);
+    await stores.ping();
+    expect(await projections.apply([{ kind: 'item.put', item: itemRecord('b', 'c', 1) }], { projection: 'p', position: 2 })).toEqual([true]);
     expect((await rm.getCollectionPage('c', { sort: 'dataId', order: 'asc', offset: 0, limit: 10 }))).toBeNull();
     expect((await rm.getItem('b'))?.dataId).toBe('b');
-    await rm.close();
+    await stores.close();
   });
 });

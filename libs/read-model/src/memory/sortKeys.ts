@@ -1,4 +1,4 @@
-import type { CollectionRecord, ItemRecord } from './readModel.js';
+import type { CollectionRecord, ItemRecord } from '../records.js';
 
 /** Sort fields every collection has, whatever it declares. */
 export const BUILT_IN_SORTS = ['createdAt', 'updatedAt', 'dataId'] as const;

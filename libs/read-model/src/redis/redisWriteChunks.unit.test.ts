@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { ReadModelOp } from './readModel.js';
+import type { ReadModelOp } from '../projectionStore.js';
 import { hashTagOf, redisKeys } from './redisKeys.js';
 import { planWriteChunks, type WriteChunk } from './redisWriteChunks.js';
-import { collectionRecord, itemRecord } from './testing/index.js';
+import { collectionRecord, itemRecord } from '../testing/index.js';
 
 const key = redisKeys('ns');
 const put = (dataId: string, collection = 'c', version = 1, data: Record<string, unknown> = {}): ReadModelOp => ({ kind: 'item.put', item: itemRecord(dataId, collection, version, data) });

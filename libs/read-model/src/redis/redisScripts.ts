@@ -2,15 +2,17 @@
  * Lua scripts of the Redis read model. On a cluster each call touches keys of ONE hash tag (one
  * slot): KEYS[1] routes the call, further key names come in ARGV and carry the same tag. On a
  * single Redis node (not in cluster mode) one call may touch any key, which the batched writes use.
- * Every write is version-guarded so that running it twice changes nothing.
+ * Every write is version-guarded so that running it twice changes nothing. Key names come from
+ * redisKeys.ts: full names in KEYS / ARGV, a collection's keys through COLLECTION_KEYS_LUA.
  */
+import { COLLECTION_KEYS_LUA } from './redisKeys.js';
 
 // Shared by the write entries. Index keys under a collection prefix P (which holds the {c:slug}
 // tag): z:<field> sorted set of items with a value, m:<field> set (score 0) of items without one.
 // Numbers: score = value, member = dataId (equal scores order by dataId). Strings: score 0,
 // member = value with NUL escaped as NUL 0xFF, then NUL, then dataId: byte order of members is
 // code point order of values, then dataId (0xFF never occurs in UTF-8, dataIds start with [A-Za-z0-9]).
-const WRITE_FUNCTIONS = `
+const WRITE_FUNCTIONS = `${COLLECTION_KEYS_LUA}
 local function strMember(value, id) return (string.gsub(value, '%z', '\\0\\255')) .. '\\0' .. id end
 local function numArg(v) return string.format('%.17g', v) end
 local function fieldsOf(json)
@@ -26,23 +28,23 @@ local function dataOf(json)
 end
 local function addField(P, field, value, id)
   if field.type == 'number' and type(value) == 'number' then
-    redis.call('ZADD', P .. 'z:' .. field.name, numArg(value), id)
+    redis.call('ZADD', sortedKey(P, field.name), numArg(value), id)
   elseif field.type == 'string' and type(value) == 'string' then
-    redis.call('ZADD', P .. 'z:' .. field.name, 0, strMember(value, id))
+    redis.call('ZADD', sortedKey(P, field.name), 0, strMember(value, id))
   else
-    redis.call('ZADD', P .. 'm:' .. field.name, 0, id)
+    redis.call('ZADD', missingKey(P, field.name), 0, id)
   end
 end
 local function removeField(P, field, value, id)
   if field.type == 'string' and type(value) == 'string' then
-    redis.call('ZREM', P .. 'z:' .. field.name, strMember(value, id))
+    redis.call('ZREM', sortedKey(P, field.name), strMember(value, id))
   else
-    redis.call('ZREM', P .. 'z:' .. field.name, id)
+    redis.call('ZREM', sortedKey(P, field.name), id)
   end
-  redis.call('ZREM', P .. 'm:' .. field.name, id)
+  redis.call('ZREM', missingKey(P, field.name), id)
 end
 local function addTime(P, name, ms, id)
-  if ms ~= '' then redis.call('ZADD', P .. 'z:' .. name, ms, id) else redis.call('ZADD', P .. 'm:' .. name, 0, id) end
+  if ms ~= '' then redis.call('ZADD', sortedKey(P, name), ms, id) else redis.call('ZADD', missingKey(P, name), 0, id) end
 end
 
 -- A record in a string key with its version in a second key ('' deletes).
@@ -72,7 +74,7 @@ local fieldsByPrefix = {}
 local function declaredFields(P)
   local fields = fieldsByPrefix[P]
   if not fields then
-    fields = fieldsOf(redis.call('GET', P .. 'rec'))
+    fields = fieldsOf(redis.call('GET', recordKey(P)))
     fieldsByPrefix[P] = fields
   end
   return fields
@@ -81,17 +83,17 @@ end
 -- An item's membership in its collection: the item hash, the sorted indexes, the versions.
 -- json '' deletes; createdMs / updatedMs '' when unparsable.
 local function collectionItem(P, id, version, json, createdMs, updatedMs)
-  local cur = redis.call('HGET', P .. 'ver', id)
+  local cur = redis.call('HGET', itemVersionsKey(P), id)
   if cur and tonumber(cur) >= tonumber(version) then return 0 end
-  redis.call('HSET', P .. 'ver', id, version)
+  redis.call('HSET', itemVersionsKey(P), id, version)
   local fields = declaredFields(P)
   -- The item hash is written only together with the versions, so without a version there is
   -- nothing to remove: a new item skips the lookup.
-  local old = cur and redis.call('HGET', P .. 'items', id)
+  local old = cur and redis.call('HGET', itemsKey(P), id)
   if old then
     for _, name in ipairs({'createdAt', 'updatedAt', 'dataId'}) do
-      redis.call('ZREM', P .. 'z:' .. name, id)
-      redis.call('ZREM', P .. 'm:' .. name, id)
+      redis.call('ZREM', sortedKey(P, name), id)
+      redis.call('ZREM', missingKey(P, name), id)
     end
     -- Only string members carry the value; the old JSON is decoded only when one is declared.
     local data = {}
@@ -101,13 +103,13 @@ local function collectionItem(P, id, version, json, createdMs, updatedMs)
     for _, field in ipairs(fields) do removeField(P, field, data[field.name], id) end
   end
   if json == '' then
-    redis.call('HDEL', P .. 'items', id)
+    redis.call('HDEL', itemsKey(P), id)
     return 1
   end
-  redis.call('HSET', P .. 'items', id, json)
+  redis.call('HSET', itemsKey(P), id, json)
   addTime(P, 'createdAt', createdMs, id)
   addTime(P, 'updatedAt', updatedMs, id)
-  redis.call('ZADD', P .. 'z:dataId', 0, id)
+  redis.call('ZADD', sortedKey(P, 'dataId'), 0, id)
   if #fields > 0 then
     local data = dataOf(json)
     for _, field in ipairs(fields) do addField(P, field, data[field.name], id) end
@@ -119,35 +121,35 @@ end
 -- builds the indexes of new fields from the item hash; a delete drops everything but the
 -- versions (the tombstones that keep replays harmless).
 local function collectionRecord(P, version, json)
-  local cur = redis.call('GET', P .. 'v')
+  local cur = redis.call('GET', versionKey(P))
   if cur and tonumber(cur) >= tonumber(version) then return 0 end
-  redis.call('SET', P .. 'v', version)
-  local oldFields = fieldsOf(redis.call('GET', P .. 'rec'))
+  redis.call('SET', versionKey(P), version)
+  local oldFields = fieldsOf(redis.call('GET', recordKey(P)))
   fieldsByPrefix[P] = nil
   if json == '' then
-    redis.call('DEL', P .. 'rec', P .. 'items')
-    for _, name in ipairs({'createdAt', 'updatedAt', 'dataId'}) do redis.call('DEL', P .. 'z:' .. name, P .. 'm:' .. name) end
-    for _, field in ipairs(oldFields) do redis.call('DEL', P .. 'z:' .. field.name, P .. 'm:' .. field.name) end
+    redis.call('DEL', recordKey(P), itemsKey(P))
+    for _, name in ipairs({'createdAt', 'updatedAt', 'dataId'}) do redis.call('DEL', sortedKey(P, name), missingKey(P, name)) end
+    for _, field in ipairs(oldFields) do redis.call('DEL', sortedKey(P, field.name), missingKey(P, field.name)) end
     return 1
   end
-  redis.call('SET', P .. 'rec', json)
+  redis.call('SET', recordKey(P), json)
   local newFields = fieldsOf(json)
   local function has(list, field)
     for _, f in ipairs(list) do if f.name == field.name and f.type == field.type then return true end end
     return false
   end
   for _, field in ipairs(oldFields) do
-    if not has(newFields, field) then redis.call('DEL', P .. 'z:' .. field.name, P .. 'm:' .. field.name) end
+    if not has(newFields, field) then redis.call('DEL', sortedKey(P, field.name), missingKey(P, field.name)) end
   end
   local added = {}
   for _, field in ipairs(newFields) do
     if not has(oldFields, field) then
-      redis.call('DEL', P .. 'z:' .. field.name, P .. 'm:' .. field.name)
+      redis.call('DEL', sortedKey(P, field.name), missingKey(P, field.name))
       table.insert(added, field)
     end
   end
   if #added > 0 then
-    local all = redis.call('HGETALL', P .. 'items')
+    local all = redis.call('HGETALL', itemsKey(P))
     for i = 1, #all, 2 do
       local data = dataOf(all[i + 1])
       for _, field in ipairs(added) do addField(P, field, data[field.name], all[i]) end
@@ -204,10 +206,10 @@ return out
 `;
 
 /**
- * One page: nil when the collection does not exist, else {total, json...}. KEYS[1] = P..'rec'.
+ * One page: nil when the collection does not exist, else {total, json...}. KEYS[1] = recordKey(P).
  * ARGV: P, field, 'id' for built-in fields (members are dataIds) or 'field' (kind from the record), order, offset, limit.
  */
-export const COLLECTION_PAGE = `
+export const COLLECTION_PAGE = `${COLLECTION_KEYS_LUA}
 local P = ARGV[1]
 local rec = redis.call('GET', KEYS[1])
 if not rec then return false end
@@ -222,8 +224,8 @@ if kind == 'field' then
   end
   if not kind then return { -1 } end
 end
-local total = redis.call('HLEN', P .. 'items')
-local z, m = P .. 'z:' .. ARGV[2], P .. 'm:' .. ARGV[2]
+local total = redis.call('HLEN', itemsKey(P))
+local z, m = sortedKey(P, ARGV[2]), missingKey(P, ARGV[2])
 local cmd = ARGV[4] == 'asc' and 'ZRANGE' or 'ZREVRANGE'
 local offset, limit = tonumber(ARGV[5]), tonumber(ARGV[6])
 local members = {}
@@ -246,7 +248,7 @@ for i, member in ipairs(members) do
 end
 -- unpack() has a stack limit of a few thousand values: fetch in chunks.
 for first = 1, #ids, 1000 do
-  local values = redis.call('HMGET', P .. 'items', unpack(ids, first, math.min(first + 999, #ids)))
+  local values = redis.call('HMGET', itemsKey(P), unpack(ids, first, math.min(first + 999, #ids)))
   for i = 1, #values do out[first + i] = values[i] end
 end
 return out
@@ -281,15 +283,15 @@ if ARGV[2] == '' then redis.call('DEL', KEYS[1]) else redis.call('PEXPIRE', KEYS
 return 1
 `;
 
-/** KEYS[1] = usage hash of a key. ARGV: count, ISO time, hour hash key, hour field, day field,
- * month field, hour TTL s. The hour hash, day and month hashes share the key's hash tag. */
+/** KEYS[1] = usage hash of a key. ARGV: count, ISO time, hour hash key, hour field, day hash key,
+ * day field, month hash key, month field, hour TTL s. The bucket hashes share the key's hash tag. */
 export const USAGE = `
 redis.call('HINCRBY', KEYS[1], 'count', ARGV[1])
 local last = redis.call('HGET', KEYS[1], 'last')
 if not last or ARGV[2] > last then redis.call('HSET', KEYS[1], 'last', ARGV[2]) end
 redis.call('HINCRBY', ARGV[3], ARGV[4], ARGV[1])
-redis.call('EXPIRE', ARGV[3], ARGV[7])
-redis.call('HINCRBY', KEYS[1] .. ':d', ARGV[5], ARGV[1])
-redis.call('HINCRBY', KEYS[1] .. ':mo', ARGV[6], ARGV[1])
+redis.call('EXPIRE', ARGV[3], ARGV[9])
+redis.call('HINCRBY', ARGV[5], ARGV[6], ARGV[1])
+redis.call('HINCRBY', ARGV[7], ARGV[8], ARGV[1])
 return 1
 `;

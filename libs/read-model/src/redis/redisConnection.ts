@@ -1,5 +1,7 @@
-import { createClient, createCluster, type RedisClientOptions } from 'redis';
-import type { RedisReadModelClient } from './redisReadModel.js';
+import { createClient, createCluster, type RedisClientOptions, type RedisClientType, type RedisClusterType } from 'redis';
+
+/** A connected node-redis v6 client: one Redis, or a Redis Cluster. */
+export type RedisReadModelClient = RedisClientType | RedisClusterType;
 
 /**
  * Client options every Pubstream process uses, so that a Redis outage surfaces as rejected

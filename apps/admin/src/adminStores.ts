@@ -1,0 +1,15 @@
+import type { KeyStore, ProjectionStore, ReadModel, UsageStore } from '@pubstream/read-model';
+
+/**
+ * The ports the admin uses (a `Stores` record fits): the public reads for collection views,
+ * counts and the items of a collection being deleted; keys and their usage for listings and
+ * reports; the projector's checkpoint, which read-your-writes polls when no projector runs in
+ * this process; the backend's ping for /readyz. It writes only events, never these stores.
+ */
+export interface AdminStores {
+  readonly readModel: ReadModel;
+  readonly keys: Pick<KeyStore, 'getKey' | 'listKeys'>;
+  readonly usage: Pick<UsageStore, 'getUsage' | 'getUsageSeries'>;
+  readonly projections: Pick<ProjectionStore, 'getCheckpoint'>;
+  ping(): Promise<void>;
+}

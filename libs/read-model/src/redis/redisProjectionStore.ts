@@ -1,0 +1,57 @@
+import { FencedError, type Lease, type ProjectionStore } from '../projectionStore.js';
+import { writeBatch } from './redisBatchWrite.js';
+import type { RedisCommands } from './redisCommands.js';
+import type { RedisKeys } from './redisKeys.js';
+import type { WriteChunkOptions } from './redisWriteChunks.js';
+
+const ttlArg = (ttlMs: number): string => String(Math.max(1, Math.ceil(ttlMs)));
+
+/**
+ * The projection store on Redis (docs/read-models.md): writes go through one batched Lua script,
+ * every record guarded by its version; all calls of a batch are pipelined and the checkpoint is
+ * written after their effects. Leases are `"<token> <holder>"` strings with a PX expiry; tokens
+ * come from a counter that never expires.
+ */
+export const createRedisProjectionStore = (commands: RedisCommands, key: RedisKeys, writeChunk: Omit<WriteChunkOptions, 'cluster'> = {}): ProjectionStore => {
+  const checkLease = async (lease: Lease): Promise<void> => {
+    const current = await commands.send(key.lease(lease.name), ['GET', key.lease(lease.name)], true);
+    if (typeof current !== 'string' || current.split(' ', 1)[0] !== String(lease.token)) throw new FencedError();
+  };
+
+  return {
+    async apply(ops, checkpoint, options) {
+      const lease = options?.lease;
+      // On one node every write call checks the lease itself. On a cluster a script can only read
+      // the lease when it shares its slot, so the lease is checked once before the batch and again,
+      // atomically, with the checkpoint (the window in between is in docs/read-models.md).
+      if (lease && commands.cluster) await checkLease(lease);
+      const first = await writeBatch(commands, key, ops, lease, writeChunk);
+      let applied = first.applied;
+      if (first.noScript) {
+        // Redis lost the scripts (restart, flush): load them and run the batch again. The ops that
+        // went through are no-ops the second time, so the first answer is kept for them.
+        await commands.loadScripts();
+        const again = await writeBatch(commands, key, ops, lease, writeChunk);
+        applied = applied.map((done, i) => done || (again.applied[i] ?? false));
+      }
+      const fence = lease ? [key.lease(lease.name), String(lease.token)] : ['', ''];
+      const reply = await commands.run('CHECKPOINT', [key.checkpoints], [checkpoint.projection, String(checkpoint.position), ...fence]);
+      if (reply === -1) throw new FencedError();
+      return applied;
+    },
+    async acquireLease(name, holder, ttlMs) {
+      const token = await commands.run('LEASE_ACQUIRE', [key.lease(name), key.leaseTokens(name)], [holder, ttlArg(ttlMs)]);
+      return typeof token === 'number' ? { name, holder, token } : null;
+    },
+    async renewLease(lease, ttlMs) {
+      return (await commands.run('LEASE_RENEW', [key.lease(lease.name)], [String(lease.token), ttlArg(ttlMs)])) === 1;
+    },
+    async releaseLease(lease) {
+      await commands.run('LEASE_RENEW', [key.lease(lease.name)], [String(lease.token), '']);
+    },
+    async getCheckpoint(projection) {
+      const reply = await commands.send(key.checkpoints, ['HGET', key.checkpoints, projection], true);
+      return typeof reply === 'string' ? Number(reply) : 0;
+    },
+  };
+};

@@ -1,0 +1,69 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FencedError } from '../projectionStore.js';
+import { cp, itemRecord, keyRecord, put, sleep, type ContractOptions, type ProjectionStoreSubject } from './contractFixtures.js';
+
+/**
+ * The behaviour every ProjectionStore adapter must show (docs/read-models.md): checkpoints that
+ * never move back, one lease holder at a time with growing tokens, and fencing: a write with a
+ * stale lease is refused and writes nothing (seen through the same adapter's reads).
+ */
+export const testProjectionStoreContract = <S extends ProjectionStoreSubject>(name: string, factory: () => Promise<S>, options: ContractOptions<S> = {}): void => {
+  describe(`projection store contract: ${name}`, () => {
+    let s: S;
+    beforeEach(async () => {
+      s = await factory();
+    });
+    afterEach(async () => {
+      await options.teardown?.(s);
+    });
+    describe('checkpoints', () => {
+      it('starts at 0, stores the position per projection, never moves back', async () => {
+        expect(await s.projections.getCheckpoint('items')).toBe(0);
+        await s.projections.apply([], { projection: 'items', position: 42 });
+        await s.projections.apply([], { projection: 'keys', position: 7 });
+        expect(await s.projections.getCheckpoint('items')).toBe(42);
+        expect(await s.projections.getCheckpoint('keys')).toBe(7);
+        await s.projections.apply([put(itemRecord('a', 'c', 1))], { projection: 'items', position: 40 });
+        expect(await s.projections.getCheckpoint('items')).toBe(42);
+        expect(await s.readModel.getItem('a')).not.toBeNull();
+      });
+    });
+
+    describe('leases and fencing', () => {
+      it('gives the lease to one holder at a time, with strictly increasing tokens', async () => {
+        const a = await s.projections.acquireLease('projector', 'a', 10_000);
+        expect(a).toMatchObject({ name: 'projector', holder: 'a' });
+        expect(await s.projections.acquireLease('projector', 'b', 10_000)).toBeNull();
+        expect(await s.projections.acquireLease('other', 'b', 10_000)).not.toBeNull();
+        expect(await s.projections.renewLease(a!, 10_000)).toBe(true);
+        await s.projections.releaseLease(a!);
+        const b = await s.projections.acquireLease('projector', 'b', 10_000);
+        expect(b!.token).toBeGreaterThan(a!.token);
+        expect(await s.projections.renewLease(a!, 10_000)).toBe(false);
+        const b2 = await s.projections.acquireLease('projector', 'b', 10_000);
+        expect(b2!.token).toBeGreaterThan(b!.token);
+      });
+
+      it('lets another holder take an expired lease, and the old holder cannot renew it', async () => {
+        const a = await s.projections.acquireLease('projector', 'a', 100);
+        await sleep(250);
+        const b = await s.projections.acquireLease('projector', 'b', 10_000);
+        expect(b!.token).toBeGreaterThan(a!.token);
+        expect(await s.projections.renewLease(a!, 10_000)).toBe(false);
+      });
+
+      it('refuses writes with a stale lease (FencedError) and writes nothing', async () => {
+        const a = await s.projections.acquireLease('projector', 'a', 10_000);
+        expect(await s.projections.apply([put(itemRecord('x', 'c', 1))], cp(1), { lease: a! })).toEqual([true]);
+        await s.projections.releaseLease(a!);
+        const b = await s.projections.acquireLease('projector', 'b', 10_000);
+        await expect(s.projections.apply([put(itemRecord('y', 'c', 1)), { kind: 'key.put', key: keyRecord('k', 1) }], cp(2), { lease: a! })).rejects.toBeInstanceOf(FencedError);
+        expect(await s.readModel.getItem('y')).toBeNull();
+        expect(await s.keys.getKey('k')).toBeNull();
+        expect(await s.projections.getCheckpoint('items')).toBe(1);
+        expect(await s.projections.apply([put(itemRecord('y', 'c', 1))], cp(2), { lease: b! })).toEqual([true]);
+        expect(await s.projections.getCheckpoint('items')).toBe(2);
+      });
+    });
+  });
+};
