@@ -149,7 +149,8 @@ describe('pubstream start (npm start)', () => {
     expect(wrongToken.code).toBe(1);
     expect(wrongToken.stderr).toContain('401 Unauthorized');
     expect(await stop(started.child, 'SIGINT')).toBe(0);
-  });
+    // Five CLI processes, each compiling its TypeScript at start: on a loaded 2-core machine this takes a while.
+  }, 120_000);
 
   it('--no-demo on an empty store seeds nothing', async () => {
     const started = await start(['--no-demo'], { DATA_DIR: join(dataDir, 'empty') });
