@@ -73,7 +73,7 @@ debian_hash() {
 build_debian() {
   local name="$1" hash="$2" root="$CACHE/rootfs-$$"
   if [ -n "${PUBSTREAM_DEBIAN_IMAGE:-}" ]; then
-    echo "FROM $PUBSTREAM_DEBIAN_IMAGE" | docker build --label "$LABEL=$hash" -t "$name" -
+    echo "FROM $PUBSTREAM_DEBIAN_IMAGE" | docker build --force-rm --label "$LABEL=$hash" -t "$name" -
     return
   fi
   [ "$(id -u)" = 0 ] || die "debootstrap needs root (or set PUBSTREAM_DEBIAN_IMAGE=debian:$SUITE-slim where a registry answers)"
@@ -104,13 +104,13 @@ build_node() {
   tar -xzf "$node_tgz" -C "$ctx/node" --strip-components=1 package/bin package/include package/share
   tar -xzf "$npm_tgz" -C "$ctx/npm" --strip-components=1
   cp "$here/base/Dockerfile" "$ctx/Dockerfile"
-  docker build --build-arg "DEBIAN=$DEBIAN_IMAGE" --label "$LABEL=$hash" -t "$name" "$ctx"
+  docker build --force-rm --build-arg "DEBIAN=$DEBIAN_IMAGE" --label "$LABEL=$hash" -t "$name" "$ctx"
   rm -rf "$ctx"
 }
 
 # --- pubstream-redis:local, pubstream-kafka:local ---------------------------------------------------
 redis_hash() { { echo "$1"; hash_dir "$here/redis"; } | sha; }
-build_redis() { docker build --build-arg "BASE=$DEBIAN_IMAGE" --label "$LABEL=$2" -t "$1" "$here/redis"; }
+build_redis() { docker build --force-rm --build-arg "BASE=$DEBIAN_IMAGE" --label "$LABEL=$2" -t "$1" "$here/redis"; }
 
 # The jars are a function of the pom: hashing the pom spares resolving them on a cache hit.
 kafka_hash() { { echo "$1"; hash_dir "$here/kafka"; sha <"$repo/infra/local/kafka/pom.xml"; } | sha; }
@@ -121,7 +121,7 @@ build_kafka() {
   cp -a "$here/kafka/." "$ctx/"
   cp -a "$libs/." "$ctx/libs/"
   rm -f "$ctx/libs/.complete"
-  docker build --build-arg "BASE=$DEBIAN_IMAGE" --label "$LABEL=$hash" -t "$name" "$ctx"
+  docker build --force-rm --build-arg "BASE=$DEBIAN_IMAGE" --label "$LABEL=$hash" -t "$name" "$ctx"
   rm -rf "$ctx"
 }
 
@@ -149,7 +149,7 @@ extra_ca_certs() {
 }
 build_pubstream() {
   pubstream_files | tar_files "$repo" \
-    | docker build -f infra/Dockerfile --build-arg "BASE=$NODE_IMAGE" --build-arg "EXTRA_CA_CERTS=$(extra_ca_certs)" \
+    | docker build --force-rm -f infra/Dockerfile --build-arg "BASE=$NODE_IMAGE" --build-arg "EXTRA_CA_CERTS=$(extra_ca_certs)" \
       --label "$LABEL=$2" -t "$1" -
 }
 
