@@ -106,7 +106,8 @@ export class PubstreamContainer {
     const deadline = Date.now() + 30_000;
     for (const { slug, items } of this.#collections) {
       for (;;) {
-        const total = await client.fetchCollection(slug, { limit: 1 }).then((page) => page.total, () => -1);
+        const page = client.fetchCollection(slug, { limit: 1, signal: AbortSignal.timeout(5_000) });
+        const total = await page.then((found) => found.total, () => -1);
         if (total === items.length) break;
         if (Date.now() > deadline) throw new Error(`collection "${slug}" did not become readable with its ${items.length} items within 30 s (total: ${total})`);
         await new Promise((resolve) => setTimeout(resolve, 100));
