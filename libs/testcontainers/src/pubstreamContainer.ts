@@ -25,7 +25,9 @@ export class PubstreamContainer {
   #apiKey: ApiKeyOptions = { type: 'test' };
   #adminToken = `adm_${randomBytes(24).toString('base64url')}`;
   #environment: Record<string, string> = {};
-  #labels: Record<string, string> = {};
+  // Who started the containers: a cleanup can remove those whose process has died (as the
+  // testcontainers reaper would, where its image cannot be pulled).
+  #labels: Record<string, string> = { 'org.pubstream.owner-pid': String(process.pid) };
   #startupTimeoutMs = 120_000;
   #distributed: DistributedProfileOptions | null = null;
 

@@ -41,7 +41,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     kafka: env.KAFKA_IMAGE ?? defaultContainerImages.kafka,
     esdb: env.ESDB_IMAGE ?? defaultContainerImages.esdb,
   };
-  const labels = { 'org.pubstream.test-run': env.PUBSTREAM_TEST_RUN ?? `vitest-${process.pid}` };
+  // scripts/test.mjs removes what an interrupted run left behind by these labels.
+  const labels = { 'org.pubstream.test-run': env.PUBSTREAM_TEST_RUN ?? `vitest-${process.pid}`, 'org.pubstream.owner-pid': String(process.pid) };
 
   const engine: EngineState = env.PUBSTREAM_NO_CONTAINERS
     ? { available: false, reason: 'containers disabled (PUBSTREAM_NO_CONTAINERS)' }
