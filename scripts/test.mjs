@@ -44,7 +44,6 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
 }
 
 const useContainers = !process.env.PUBSTREAM_NO_CONTAINERS;
-const containersStarted = Date.now();
 // In the background, while the type-check and the lint run: downloads and compiles overlap.
 const containers = useContainers ? prepareContainers(process.pid) : Promise.resolve({ ok: false, lines: [], reason: 'PUBSTREAM_NO_CONTAINERS is set' });
 
@@ -55,7 +54,7 @@ console.log('\n▶ containers: infra/local/dockerd.sh acquire, infra/images/buil
 const prepared = await containers;
 for (const line of prepared.lines) console.log(line);
 if (prepared.ok) {
-  summary.push(`✔ containers (${((Date.now() - containersStarted) / 1000).toFixed(1)} s, in parallel with the steps above)`);
+  summary.push(`✔ containers (${prepared.seconds}, in parallel with the steps above)`);
   Object.assign(env, {
     TESTCONTAINERS_RYUK_DISABLED: env.TESTCONTAINERS_RYUK_DISABLED ?? 'true', // its image cannot be pulled here; removeLeftovers reaps
     PUBSTREAM_TEST_RUN: runId,

@@ -35,7 +35,7 @@ export const prepareContainers = async (holderPid) => {
   lines.push(...images.stdout.trim().split('\n').filter(Boolean));
   if (images.code !== 0) return { ok: false, lines, startedDockerd, reason: `image build failed: ${lastLine(images.stderr) || lastLine(images.stdout)}` };
   lines.push(`[containers] images ready (${seconds(t1)})`);
-  return { ok: true, lines, startedDockerd };
+  return { ok: true, lines, startedDockerd, seconds: seconds(t0) };
 };
 
 const docker = async (...args) => (await run('docker', args, { timeout: 120_000 })).stdout.trim().split('\n').filter(Boolean);
