@@ -49,7 +49,8 @@ image() {
     say "$name cache hit (inputs ${hash:0:12}, $(seconds_since "$started") s)"
     return 0
   fi
-  local log="$CACHE/logs/${name//[:\/]/_}.log" rc=0
+  local log="$CACHE/logs/${name//[:\/]/_}.log" rc=0 previous
+  previous="$(docker image inspect -f '{{.Id}}' "$name" 2>/dev/null || true)"
   # In the background so that `set -e` holds inside the build (an `if` would switch it off).
   ( "$build" "$name" "$hash" ) >"$log" 2>&1 &
   wait $! || rc=$?
@@ -57,6 +58,11 @@ image() {
     say "$name FAILED after $(seconds_since "$started") s; last lines of $log:"
     tail -n 25 "$log" | sed 's/^/[images]   /'
     return 1
+  fi
+  # The image this one replaces, unless a container still uses it. Not `docker image prune`: the
+  # build stages' layers (the npm ci cache) inherit the base's labels and would go with it.
+  if [ -n "$previous" ] && [ "$previous" != "$(docker image inspect -f '{{.Id}}' "$name")" ]; then
+    docker rmi "$previous" >/dev/null 2>&1 || true
   fi
   say "$name built, cache miss (inputs ${hash:0:12}, $(seconds_since "$started") s, $(docker image inspect -f '{{.Size}}' "$name" | awk '{ printf "%d MB", $1 / 1e6 }'))"
 }
@@ -181,6 +187,4 @@ if want kafka; then image pubstream-kafka:local "$(kafka_hash "$debian")" build_
 failed=0
 for pid in "${pids[@]}"; do wait "$pid" || failed=1; done
 [ "$failed" = 0 ] || die "some images failed to build (logs in $CACHE/logs)"
-# Images replaced by a rebuild are left untagged: remove those of ours (layers still used stay).
-docker image prune -f --filter "label=$LABEL" >/dev/null 2>&1 || true
 say "ready in $(seconds_since "$started") s: ${wanted[*]}"
