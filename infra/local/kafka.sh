@@ -5,6 +5,8 @@
 #       --port/--dir  restart a killed broker on the same port with its data (crash tests)
 #   infra/local/kafka.sh stop ADDRESS|PORT   graceful stop; removes its state (not a --dir)
 #   infra/local/kafka.sh kill ADDRESS|PORT   SIGKILL; keeps the data for a restart
+#   infra/local/kafka.sh jars                resolves the broker jars; prints their folder
+#                                            (infra/images/build.sh copies them into the Kafka image)
 #
 # The broker jars come from Maven Central (org.apache.kafka:kafka_2.13, see kafka/pom.xml), resolved
 # once with `mvn dependency:copy-dependencies` into a cache outside the repo
@@ -149,5 +151,6 @@ case "${1:-}" in
   start) shift; start "$@" ;;
   stop) stop TERM "${2:-}" ;;
   kill) stop KILL "${2:-}" ;;
-  *) echo "usage: $0 start [--port N] [--dir DIR] | stop ADDRESS|PORT | kill ADDRESS|PORT" >&2; exit 2 ;;
+  jars) resolve_jars; echo "$LIBS" ;;
+  *) echo "usage: $0 start [--port N] [--dir DIR] | stop ADDRESS|PORT | kill ADDRESS|PORT | jars" >&2; exit 2 ;;
 esac

@@ -3,18 +3,20 @@
 //   dist/npm/*.js + *.d.ts          ESM for Node and bundlers (tsc, no Node types: proves browser-safe code)
 //   dist/npm/browser/pubstream-client.js   one-file ESM bundle for <script type="module"> (esbuild)
 //   dist/npm/package.json, README.md        the manifest that `npm publish ./dist/npm` ships
+// `--out DIR` builds into DIR instead (tests that pack the client, without racing each other).
 // The repo's own package.json points at src/ so the monorepo runs the TypeScript directly.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync, copyFileSync, mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const out = join(root, 'dist', 'npm');
+const outArg = process.argv.indexOf('--out');
+const out = outArg > 0 ? resolve(process.argv[outArg + 1]) : join(root, 'dist', 'npm');
 rmSync(out, { recursive: true, force: true });
 
-execFileSync(process.execPath, [join(root, '..', '..', 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json')], {
+execFileSync(process.execPath, [join(root, '..', '..', 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json'), '--outDir', out], {
   stdio: 'inherit',
 });
 

@@ -1,4 +1,5 @@
 export * from './backends.js';
+export * from './containerSupport.js';
 export * from './freePort.js';
 export * from './launchBrowser.js';
 export * from './localKafka.js';
