@@ -38,7 +38,7 @@ export const createPublicApi = async (deps: {
   const { config } = deps;
   const logger = deps.logger.child({ component: 'fanout' });
   const hints = createReconnectHints({ shutdownWindowMs: config.shutdownReconnectWindowMs });
-  const hub = createFanoutHub({ readModel: deps.readModel, changeStream: deps.changeStream, logger, hints, unsentBudgetBytes: config.streamBufferBudgetBytes });
+  const hub = createFanoutHub({ reads: deps.readModel, plans: deps.readModel, changeStream: deps.changeStream, logger, hints, unsentBudgetBytes: config.streamBufferBudgetBytes });
   await hub.start();
   if (deps.metrics) registerFanoutHubMetrics(deps.metrics, hub);
   const admission = createStreamAdmission({ slots: deps.streamSlots ?? createMemoryStreamSlots(), maxStreamsPerAddress: config.maxStreamsPerAddress, logger });

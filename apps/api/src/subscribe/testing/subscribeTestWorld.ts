@@ -38,7 +38,7 @@ export interface SubscribeTestWorldOptions extends Partial<SubscribeConfig> {
   readonly slotHeartbeatMs?: number;
 }
 
-const withSlowReads = (readModel: ReadModel, maxDelayMs: number): FanoutHubOptions['readModel'] => {
+const withSlowReads = (readModel: ReadModel, maxDelayMs: number): FanoutHubOptions['reads'] => {
   const late = async <T>(value: Promise<T>): Promise<T> => {
     const result = await value;
     await new Promise((resolve) => setTimeout(resolve, Math.random() * maxDelayMs));
@@ -47,7 +47,6 @@ const withSlowReads = (readModel: ReadModel, maxDelayMs: number): FanoutHubOptio
   return {
     getItems: (dataIds) => late(readModel.getItems(dataIds)),
     getCollectionPage: (slug, query) => late(readModel.getCollectionPage(slug, query)),
-    getPlan: () => readModel.getPlan(),
   };
 };
 
@@ -87,7 +86,8 @@ export const createSubscribeTestWorld = async (options: SubscribeTestWorldOption
   const hints = createReconnectHints({ shutdownWindowMs: options.shutdownReconnectWindowMs ?? 0 });
   const hub = createFanoutHub({
     hints,
-    readModel: options.slowReadsMs ? withSlowReads(readModel, options.slowReadsMs) : readModel,
+    reads: options.slowReadsMs ? withSlowReads(readModel, options.slowReadsMs) : readModel,
+    plans: readModel,
     changeStream: {
       subscribe: (handlers) => {
         gapHandler = handlers.onGap;
