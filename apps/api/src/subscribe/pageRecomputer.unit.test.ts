@@ -24,7 +24,7 @@ const setup = (followed = (slug: string) => slug !== 'nobody') => {
   return { recomputer, pages, reads, delivered };
 };
 
-describe('PageRecomputer', () => {
+describe('PageRecomputer coalescing', () => {
   beforeEach(() => void vi.useFakeTimers());
   afterEach(() => void vi.useRealTimers());
 
@@ -59,6 +59,12 @@ describe('PageRecomputer', () => {
     await vi.advanceTimersByTimeAsync(0);
     expect(delivered).toHaveLength(2);
   });
+
+});
+
+describe('PageRecomputer failures and forgetting', () => {
+  beforeEach(() => void vi.useFakeTimers());
+  afterEach(() => void vi.useRealTimers());
 
   it('given a read that fails, then it is retried after the pause, and the page delivered then', async () => {
     const { recomputer, reads, delivered } = setup();
