@@ -17,6 +17,7 @@ import { readStreamSnapshot, type StreamSnapshot } from './streamSnapshot.js';
 import { SubscriptionIndex } from './subscriptionIndex.js';
 import { watchUnsentBudget } from './unsentBudget.js';
 
+export type { ConnectionOutput } from './connectionOutput.js';
 export type { HubLogger } from './hubLogger.js';
 export type { PlanReads, SnapshotReads } from './hubReads.js';
 export type { HubStats } from './hubStats.js';
