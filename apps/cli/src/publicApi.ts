@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestListener } from 'node:http';
-import { createApiApp, createFanoutHub, createReconnectHints, createStreamAdmission, registerFanoutHubMetrics, type ApiStores, type FanoutHubOptions } from '@pubstream/api';
+import { createApiApp, createFanoutHub, createReconnectHints, createStreamAdmission, registerFanoutHubMetrics, type ApiStores } from '@pubstream/api';
 import { createMemoryStreamSlots, type RateLimiter, type StreamSlots } from '@pubstream/access';
 import type { ChangeStream } from '@pubstream/change-stream';
 import type { Config } from '@pubstream/config';
@@ -18,13 +18,6 @@ export interface PublicApi {
   /** Closes the fanout hub, stops listening to the change stream and flushes buffered usage counts. */
   close(): Promise<void>;
 }
-
-/** What the fanout hub reads: snapshots from the read model, the plan from the key store. */
-const hubReads = ({ readModel, keys }: ApiStores): FanoutHubOptions['readModel'] => ({
-  getItems: (dataIds) => readModel.getItems(dataIds),
-  getCollectionPage: (slug, query) => readModel.getCollectionPage(slug, query),
-  getPlan: () => keys.getPlan(),
-});
 
 /** The public read API with /subscribe and its fanout hub, on the given adapters (both profiles). */
 export const createPublicApi = async (deps: {
@@ -44,7 +37,7 @@ export const createPublicApi = async (deps: {
   const { config } = deps;
   const logger = deps.logger.child({ component: 'fanout' });
   const hints = createReconnectHints({ shutdownWindowMs: config.shutdownReconnectWindowMs });
-  const hub = createFanoutHub({ readModel: hubReads(deps.stores), changeStream: deps.changeStream, logger, hints, unsentBudgetBytes: config.streamBufferBudgetBytes });
+  const hub = createFanoutHub({ reads: deps.stores.readModel, plans: deps.stores.keys, changeStream: deps.changeStream, logger, hints, unsentBudgetBytes: config.streamBufferBudgetBytes });
   await hub.start();
   if (deps.metrics) registerFanoutHubMetrics(deps.metrics, hub);
   const admission = createStreamAdmission({ slots: deps.streamSlots ?? createMemoryStreamSlots(), maxStreamsPerAddress: config.maxStreamsPerAddress, logger });

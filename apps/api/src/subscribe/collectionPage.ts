@@ -25,3 +25,7 @@ export const collectionPagePayload = (result: PageResult | null): CollectionPage
     totalPages: Math.ceil(total / STREAM_PAGE_LIMIT),
   };
 };
+
+/** The JSON of a collection's `update` message: its slug and page 1 (an empty page when it is gone). */
+export const collectionPageJson = (slug: string, result: PageResult | null): string =>
+  JSON.stringify({ collectionSlug: slug, data: collectionPagePayload(result), action: 'update' });

@@ -44,6 +44,3 @@ export const createFrameFlusher = (now: () => number = () => performance.now()):
     },
   };
 };
-
-/** The process's flusher, shared by every SSE connection. */
-export const sharedFrameFlusher: FrameFlusher = createFrameFlusher();

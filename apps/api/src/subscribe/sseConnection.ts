@@ -1,7 +1,14 @@
 import type { ServerResponse } from 'node:http';
-import { sharedFrameFlusher, type FrameFlusher } from './frameFlusher.js';
-import { FrameQueue, type FrameKind } from './frameQueue.js';
+import type { Socket } from 'node:net';
+import { closeAfterResponse, queueClosingFrames } from './closingSequence.js';
+import { DeltaBound } from './deltaBound.js';
+import { FrameBytes } from './frameBytes.js';
+import type { FrameFlusher } from './frameFlusher.js';
+import { FrameQueue } from './frameQueue.js';
+import { SocketWriter } from './socketWriter.js';
 import { reconnectFrame, type ReconnectReason } from './sseFrames.js';
+
+export { SLICE_BYTES } from './socketWriter.js';
 
 export interface SseConnectionOptions {
   /**
@@ -13,8 +20,10 @@ export interface SseConnectionOptions {
   readonly maxBufferedBytes: number;
   /** How long an ended stream may take to flush before its socket is destroyed. */
   readonly closeGraceMs: number;
-  /** Paces the socket writes; the process's shared one by default. */
-  readonly flusher?: FrameFlusher;
+  /** Paces the socket writes: the hub's, shared by all its connections (`hub.output`). */
+  readonly flusher: FrameFlusher;
+  /** The frame bytes shared with the other connections of the hub (`hub.output`); else its own. */
+  readonly bytes?: FrameBytes;
   /** The `retryAfterMs` of a stream this connection cuts itself (slow_consumer). */
   readonly retryAfterMs?: (reason: ReconnectReason) => number | undefined;
 }
@@ -45,240 +54,131 @@ export interface SseConnection {
   onEnd(listener: (reason: ReconnectReason | 'client_closed') => void): void;
 }
 
-/** UTF-8 size of a frame. The hub writes the same string to every subscriber, so one entry hits. */
-let lastFrame = '';
-let lastFrameBytes = 0;
-const byteLengthOf = (frame: string): number => {
-  if (frame !== lastFrame) {
-    lastFrame = frame;
-    lastFrameBytes = Buffer.byteLength(frame);
-  }
-  return lastFrameBytes;
-};
-
-/**
- * The bytes of a batch of frames. Most connections get the same frames in the same pass (an item
- * update, a collection page), so the last batch's bytes are reused instead of joining and
- * encoding the same text once per socket, and so is its HTTP/1.1 chunk (see `rawChunks`).
- */
-let lastBatch: readonly string[] = [];
-let lastBatchBytes = Buffer.alloc(0);
-let lastBatchChunk: Buffer | null = null;
-const sameBatch = (frames: readonly string[]): boolean => {
-  if (frames.length !== lastBatch.length || frames.some((frame, index) => frame !== lastBatch[index])) {
-    lastBatch = frames;
-    lastBatchBytes = Buffer.from(frames.length === 1 ? (frames[0] as string) : frames.join(''));
-    lastBatchChunk = null;
-    return false;
-  }
-  return true;
-};
-const batchBytes = (frames: readonly string[]): Buffer => {
-  sameBatch(frames);
-  return lastBatchBytes;
-};
-const batchChunk = (frames: readonly string[]): Buffer => {
-  sameBatch(frames);
-  lastBatchChunk ??= Buffer.concat([Buffer.from(`${lastBatchBytes.length.toString(16)}\r\n`), lastBatchBytes, Buffer.from('\r\n')]);
-  return lastBatchChunk;
-};
-
-/** Most bytes handed to a socket in one write when a connection has much to send (a snapshot, a backlog). */
-export const SLICE_BYTES = 16 * 1024;
-
-const chunkOf = (text: string): Buffer => {
-  const bytes = Buffer.from(text);
-  return Buffer.concat([Buffer.from(`${bytes.length.toString(16)}\r\n`), bytes, Buffer.from('\r\n')]);
-};
-
 /**
  * Writes SSE frames to the response socket with a bounded queue (docs/subscriptions.md,
  * "Bounded buffers"). Frames are queued and written together by the flusher's next pass (one
- * socket write for all of them); after back-pressure they wait until `drain`. A snapshot, or a
- * backlog over `SLICE_BYTES`, goes out a slice at a time, each after the socket took the last, so
- * the socket never holds more than about one slice of it. Deltas are judged by the bound: when the
- * socket's unsent bytes plus the deltas queued behind them would exceed it, the queue is dropped,
- * `reconnect {reason: "slow_consumer", retryAfterMs}` is written and the stream is ended; if it
- * cannot flush within the grace period the socket is destroyed.
- *
- * Once the headers are out, a chunked HTTP/1.1 response's body goes straight to its socket as
- * ready-made chunks (`rawChunks`): the same chunk bytes serve every subscriber of a pass, and the
- * per-write work of ServerResponse (chunk header, cork, next-tick uncork, a three-part writev) is
- * skipped; that was a tenth of the node's time under fanout. `res.end()` still writes the last chunk.
+ * socket write for all of them, see socketWriter.ts); after back-pressure they wait until `drain`.
+ * Deltas are judged by the bound (deltaBound.ts): when one would take the connection over it, the
+ * queue is dropped, `reconnect {reason: "slow_consumer", retryAfterMs}` is written and the stream is
+ * ended (closingSequence.ts); if it cannot flush within the grace period the socket is destroyed.
  */
-export const createSseConnection = (res: ServerResponse, options: SseConnectionOptions): SseConnection => {
-  const flusher = options.flusher ?? sharedFrameFlusher;
-  res.flushHeaders();
-  const socket = res.socket;
-  const rawChunks = socket !== null && res.chunkedEncoding;
-  const queue = new FrameQueue();
-  let inSnapshot = false;
-  let waitingForDrain = false;
-  let flushScheduled = false;
-  let ended = false;
-  let endReason: ReconnectReason | 'client_closed' | null = null;
-  let graceTimer: NodeJS.Timeout | null = null;
-  let peak = 0;
-  /**
-   * The socket's unsent bytes as last read (after every write, and again whenever a frame would
-   * cross the bound). Between writes the socket only drains, so this is an upper bound: the bound
-   * holds, and a pass over thousands of streams does not walk ServerResponse's getters per frame.
-   */
-  let socketBytes = 0;
-  const notePeak = (): void => {
-    const now = socketBytes + queue.countedBytes;
-    if (now > peak) peak = now;
-  };
-  const listeners: ((reason: ReconnectReason | 'client_closed') => void)[] = [];
+export const createSseConnection = (res: ServerResponse, options: SseConnectionOptions): SseConnection => new BoundedSseConnection(res, options);
 
-  const finish = (reason: ReconnectReason | 'client_closed'): void => {
-    if (endReason === null) endReason = reason;
-    const callbacks = listeners.splice(0);
-    for (const listener of callbacks) listener(endReason);
-  };
+type EndReason = ReconnectReason | 'client_closed';
 
-  const afterWrite = (accepted: boolean, track: boolean): boolean => {
-    if (!accepted && !waitingForDrain) {
-      waitingForDrain = true;
-      (rawChunks ? socket : res).once('drain', onDrain);
-    }
-    socketBytes = res.writableLength;
-    if (track) notePeak();
-    return accepted;
-  };
+const noop = (): void => {};
 
-  /**
-   * Hands queued frames to the socket: all at once when small (or one delta, whose bytes the
-   * subscribers of a pass share), else slice by slice while it takes them, so that what a socket
-   * holds of a snapshot or a backlog of its own is one slice at most.
-   */
-  const writeQueue = (track = true): void => {
-    if (queue.length === 0 || res.destroyed || res.writableEnded) return;
-    if (!queue.partial && (queue.bytes <= SLICE_BYTES || queue.singleDelta)) {
-      const frames = queue.takeAll();
-      afterWrite(rawChunks ? socket.write(batchChunk(frames)) : res.write(batchBytes(frames)), track);
-      return;
-    }
-    let accepted = true;
-    while (accepted && queue.length > 0) {
-      const slice = queue.takeSlice(SLICE_BYTES);
-      accepted = afterWrite(rawChunks ? socket.write(chunkOf(slice)) : res.write(Buffer.from(slice)), track);
-    }
-  };
+class BoundedSseConnection implements SseConnection {
+  private readonly queue = new FrameQueue();
+  private readonly bytes: FrameBytes;
+  private readonly socket: Socket | null;
+  private readonly writer: SocketWriter;
+  private readonly bound: DeltaBound;
+  private inSnapshot = false;
+  private flushScheduled = false;
+  private isEnded = false;
+  private reason: EndReason | null = null;
+  private graceTimer: NodeJS.Timeout | null = null;
+  private readonly listeners: ((reason: EndReason) => void)[] = [];
 
-  const flush = (): void => {
-    flushScheduled = false;
-    if (!ended && !waitingForDrain) writeQueue();
-  };
-
-  function onDrain(): void {
-    waitingForDrain = false;
-    socketBytes = res.writableLength;
-    if (!ended) writeQueue();
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly options: SseConnectionOptions,
+  ) {
+    this.bytes = options.bytes ?? new FrameBytes();
+    res.flushHeaders();
+    this.socket = res.socket;
+    this.writer = new SocketWriter(res, this.bytes, () => {
+      if (!this.isEnded) this.writeQueue();
+    });
+    this.bound = new DeltaBound(options.maxBufferedBytes);
+    res.on('close', () => this.closed());
   }
 
-  const end = (reason: ReconnectReason | null, retryAfterMs?: number): void => {
-    if (ended) return;
-    ended = true;
-    // A frame sent in part cannot be followed by another message: the stream just closes, and the
-    // client reconnects after its `retry:`. Frames queued in this turn would have been written
-    // already had they not been batched; frames held back by back-pressure, or a large remainder
-    // (a snapshot), are dropped: the client gets a fresh snapshot when it reconnects.
-    const partial = queue.partial;
-    if (waitingForDrain || partial || queue.bytes > SLICE_BYTES) queue.clear();
-    if (reason !== null && !partial) {
-      const frame = reconnectFrame(reason, retryAfterMs);
-      queue.push(frame, byteLengthOf(frame), 'snapshot');
+  write(frame: string): void {
+    if (this.isEnded) return;
+    const size = this.bytes.byteLength(frame);
+    const kind = this.inSnapshot ? 'snapshot' : this.bound.judge(size, this.queue, this.writer);
+    if (kind === 'cut') return this.end('slow_consumer', this.options.retryAfterMs?.('slow_consumer'));
+    this.queue.push(frame, size, kind);
+    this.notePeak();
+    if (!this.writer.waitingForDrain && !this.flushScheduled) {
+      this.flushScheduled = true;
+      this.options.flusher.schedule(this.flush);
     }
+  }
+
+  snapshot(apply: () => void): void {
+    this.inSnapshot = true;
+    try {
+      apply();
+    } finally {
+      this.inSnapshot = false;
+    }
+  }
+
+  end(reason: ReconnectReason | null, retryAfterMs?: number): void {
+    if (this.isEnded) return;
+    this.isEnded = true;
+    const lastFrame = reason === null ? null : () => reconnectFrame(reason, retryAfterMs);
+    queueClosingFrames(this.queue, this.writer.waitingForDrain, lastFrame, (frame) => this.bytes.byteLength(frame));
     // The closing write does not count toward the peak: the last frame may exceed the bound.
-    writeQueue(false);
-    queue.clear();
-    if (reason !== null) endReason = reason;
-    if (!res.destroyed && !res.writableEnded) res.end();
-    closeSocket();
-    finish(reason ?? 'client_closed');
+    this.writer.writeQueue(this.queue, noop);
+    this.queue.clear();
+    if (reason !== null) this.reason = reason;
+    if (!this.res.destroyed && !this.res.writableEnded) this.res.end();
+    this.graceTimer = closeAfterResponse(this.res, this.socket, this.options.closeGraceMs);
+    this.finish(reason ?? 'client_closed');
+  }
+
+  get bufferedBytes(): number {
+    return this.res.destroyed ? 0 : this.res.writableLength + this.queue.bytes;
+  }
+
+  get boundedBytes(): number {
+    return this.res.destroyed ? 0 : this.res.writableLength + this.queue.countedBytes;
+  }
+
+  get peakBufferedBytes(): number {
+    return this.bound.peak;
+  }
+
+  get ended(): boolean {
+    return this.isEnded;
+  }
+
+  get endReason(): EndReason | null {
+    return this.reason;
+  }
+
+  onEnd(listener: (reason: EndReason) => void): void {
+    if (this.reason !== null && this.isEnded) listener(this.reason);
+    else this.listeners.push(listener);
+  }
+
+  private readonly flush = (): void => {
+    this.flushScheduled = false;
+    if (!this.isEnded && !this.writer.waitingForDrain) this.writeQueue();
   };
 
-  /**
-   * A stream's connection is never reused: once the response is out, the socket is closed, so the
-   * client's next request (its reconnection) opens a new connection, one that a load balancer can
-   * send to another node, and a client that stopped reading cannot keep the socket. If the client
-   * has not taken everything and closed within the grace period, the socket is destroyed.
-   */
-  const closeSocket = (): void => {
-    if (socket === null) {
-      if (!res.writableFinished && !res.destroyed) graceTimer = setTimeout(() => res.destroy(), options.closeGraceMs);
-    } else if (!socket.destroyed) {
-      if (res.writableFinished) socket.end();
-      else res.once('finish', () => socket.end());
-      graceTimer = setTimeout(() => socket.destroy(), options.closeGraceMs);
-      socket.once('close', () => clearTimeout(graceTimer ?? undefined));
-    }
-    graceTimer?.unref();
-  };
+  private writeQueue(): void {
+    this.writer.writeQueue(this.queue, this.notePeak);
+  }
 
-  const cut = (): void => end('slow_consumer', options.retryAfterMs?.('slow_consumer'));
+  private readonly notePeak = (): void => this.bound.note(this.writer.unsentBytes, this.queue);
 
-  res.on('close', () => {
-    if (socket === null && graceTimer) clearTimeout(graceTimer);
-    if (!ended) {
-      ended = true;
-      queue.clear();
-      finish('client_closed');
-    }
-  });
+  /** The response closed (the client went away, or the stream's end is done). */
+  private closed(): void {
+    if (this.socket === null && this.graceTimer) clearTimeout(this.graceTimer);
+    if (this.isEnded) return;
+    this.isEnded = true;
+    this.queue.clear();
+    this.finish('client_closed');
+  }
 
-  const write = (frame: string): void => {
-    if (ended) return;
-    const size = byteLengthOf(frame);
-    let kind: FrameKind = inSnapshot ? 'snapshot' : 'delta';
-    if (kind === 'delta' && size > options.maxBufferedBytes) {
-      // A delta bigger than the bound by itself (a page of large items) is sent in slices like a
-      // snapshot; a second one behind it means the client does not keep up.
-      if (queue.oversize > 0) return cut();
-      kind = 'oversize';
-    } else if (kind === 'delta' && socketBytes + queue.countedBytes + size > options.maxBufferedBytes) {
-      // Near the bound: look at what the socket really holds now before judging.
-      socketBytes = res.writableLength;
-      if (socketBytes + queue.countedBytes + size > options.maxBufferedBytes) return cut();
-    }
-    queue.push(frame, size, kind);
-    notePeak();
-    if (!waitingForDrain && !flushScheduled) {
-      flushScheduled = true;
-      flusher.schedule(flush);
-    }
-  };
-
-  return {
-    write,
-    snapshot(apply) {
-      inSnapshot = true;
-      try {
-        apply();
-      } finally {
-        inSnapshot = false;
-      }
-    },
-    end,
-    get bufferedBytes() {
-      return res.destroyed ? 0 : res.writableLength + queue.bytes;
-    },
-    get boundedBytes() {
-      return res.destroyed ? 0 : res.writableLength + queue.countedBytes;
-    },
-    get peakBufferedBytes() {
-      return peak;
-    },
-    get ended() {
-      return ended;
-    },
-    get endReason() {
-      return endReason;
-    },
-    onEnd(listener) {
-      if (endReason !== null && ended) listener(endReason);
-      else listeners.push(listener);
-    },
-  };
-};
+  private finish(reason: EndReason): void {
+    this.reason ??= reason;
+    const callbacks = this.listeners.splice(0);
+    for (const listener of callbacks) listener(this.reason);
+  }
+}

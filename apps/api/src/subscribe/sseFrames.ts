@@ -44,3 +44,6 @@ export const itemUpdateFrame = (dataId: string, data: unknown, version: number):
 /** An item deletion; `version` is omitted when the deleting revision is unknown (found missing on a re-sync). */
 export const itemDeleteFrame = (dataId: string, version?: number): string =>
   sseEvent('delete', version === undefined ? { dataId, data: {}, action: 'delete' } : { dataId, data: {}, action: 'delete', version });
+
+/** A collection's page 1 as an `update` message, from its JSON (see collectionPageJson). */
+export const collectionPageFrame = (json: string): string => `event: update\ndata: ${json}\n\n`;

@@ -41,14 +41,14 @@ interface ItemView {
 }
 
 /**
- * The per-connection hand-off of DESIGN.md §6. A subscription starts in `buffering`: the hub
- * already routes deltas to it (it is registered), and they are kept. The snapshot is then read and
- * applied with `applySnapshot`, which sends what the client lacks and releases only the buffered
- * deltas newer than what it sent. From then on it is `live`, and every delta passes a per-item
- * version check, so duplicates and stale messages (at-least-once delivery, late publishes of writes
- * the snapshot already saw) never reach the client and versions reach it strictly increasing.
- * A re-sync after a change-stream gap is the same dance again (`beginResync` then `applySnapshot`):
- * only what changed is sent.
+ * The per-connection hand-off (docs/subscriptions.md, "the hand-off"). A subscription starts in
+ * `buffering`: the hub already routes deltas to it (it is registered), and they are kept. The
+ * snapshot is then read and applied with `applySnapshot`, which sends what the client lacks and
+ * releases only the buffered deltas newer than what it sent. From then on it is `live`, and every
+ * delta passes a per-item version check, so duplicates and stale messages (at-least-once delivery,
+ * late publishes of writes the snapshot already saw) never reach the client and versions reach it
+ * strictly increasing. A re-sync after a change-stream gap is the same dance again (`beginResync`
+ * then `applySnapshot`): only what changed is sent.
  */
 export class StreamSubscription {
   private phase: 'buffering' | 'live' | 'closed' = 'buffering';

@@ -26,7 +26,7 @@ const recorder = () => {
 };
 const versionsIn = (frames: string[]) => frames.map((f) => JSON.parse(f.split('data: ')[1] ?? '{}').version);
 
-describe('StreamSubscription hand-off (DESIGN.md §6)', () => {
+describe('StreamSubscription hand-off (docs/subscriptions.md)', () => {
   it('given deltas buffered while the snapshot was read, when applied, then only versions newer than the snapshot follow it', () => {
     const sub = new StreamSubscription(['a'], []);
     sub.onItem(update('a', 4));

@@ -1,11 +1,10 @@
 import type { Context, Middleware } from 'koa';
 import { ForbiddenError, NotFoundError, PLANS, ServiceUnavailableError, UnauthorizedError } from '@pubstream/domain';
 import type { PublicAccess } from '../publicAccess.js';
-import type { KeyRecord, PlanRecord } from '@pubstream/read-model';
 import type { FanoutHub, HubStream } from './fanoutHub.js';
 import type { ReconnectHints } from './reconnectHints.js';
 import type { StreamAdmission } from './streamAdmission.js';
-import { createSseConnection } from './sseConnection.js';
+import { createSseConnection, type SseConnection } from './sseConnection.js';
 import { connectedFrame, type ReconnectReason } from './sseFrames.js';
 import { parseSubscribeQuery, type SubscribeQuery } from './subscribeQuery.js';
 
@@ -26,6 +25,9 @@ export interface SubscribeConfig {
 
 /** The shared access checks of every public route (apps/api/src/publicAccess.ts). */
 export type SubscribeAccess = Pick<PublicAccess, 'authorizeRequest' | 'consumeRate' | 'recordUsage'>;
+
+/** The key and plan a request was authorized with. */
+type Grant = Awaited<ReturnType<SubscribeAccess['authorizeRequest']>>;
 
 export interface SubscribeRouteDeps {
   /**
@@ -72,6 +74,58 @@ const STREAM_HEADERS = {
 };
 
 /**
+ * Admits the stream under the caps, registers it in the hub and reads its snapshot; any refusal
+ * gives back what was taken. Resolves with null when the client went away meanwhile.
+ */
+const prepareStream = async (deps: SubscribeRouteDeps, ctx: Context, grant: Grant, query: SubscribeQuery, connectionId: string) => {
+  const { key, plan } = grant;
+  const release = await deps.admission.admit({
+    address: ctx.req.socket.remoteAddress ?? '',
+    keyId: key.keyId,
+    streamId: connectionId,
+    limit: Math.min(PLANS[plan.plan].maxStreamsPerKey, deps.config.maxStreamsPerKey ?? Number.POSITIVE_INFINITY),
+    planName: plan.plan,
+  });
+  let stream: HubStream | undefined;
+  try {
+    // Registered before the snapshot is read: every delta from here on is buffered (docs/subscriptions.md, hand-off).
+    stream = deps.hub.open({ keyId: key.keyId, keyHash: key.keyHash, dataIds: query.dataIds, slugs: query.collections });
+    const snapshot = await stream.readSnapshot();
+    if (stream.endedBeforeStart !== null) throw errorForEarlyEnd(stream.endedBeforeStart);
+    if (snapshot.missingSlugs.length > 0) throw new NotFoundError(`Collection not found: ${snapshot.missingSlugs.join(', ')}`);
+    if (ctx.req.socket.destroyed || ctx.res.destroyed) throw new ClientGoneError();
+    return { stream, snapshot, release };
+  } catch (error) {
+    stream?.cancel();
+    release();
+    if (error instanceof ClientGoneError) return null;
+    throw error;
+  }
+};
+
+/**
+ * Takes the response over from Koa and opens the SSE connection on it: no buffering, no body
+ * handling. The status is set on ctx too so that logging and metrics middleware see 200, not
+ * Koa's default 404. Headers set on ctx (Vary, CORS, rate limits) are already on the response and
+ * go out with these.
+ */
+const openConnection = (deps: SubscribeRouteDeps, ctx: Context): SseConnection => {
+  const socket = ctx.req.socket;
+  ctx.status = 200;
+  ctx.respond = false;
+  socket.setTimeout(0);
+  socket.setNoDelay(true);
+  socket.setKeepAlive(true);
+  ctx.res.writeHead(200, STREAM_HEADERS);
+  return createSseConnection(ctx.res, {
+    ...deps.hub.output,
+    maxBufferedBytes: deps.config.maxBufferedBytes ?? 1024 * 1024,
+    closeGraceMs: deps.config.closeGraceMs ?? 5_000,
+    retryAfterMs: deps.hints.retryAfterMs,
+  });
+};
+
+/**
  * GET /subscribe: a Koa middleware streaming Server-Sent Events (docs/subscriptions.md). Every
  * refusal is thrown as a PubstreamError before the first byte, for the app's error middleware to
  * render as JSON; once the snapshot is read, the response is written straight to the socket.
@@ -80,38 +134,6 @@ export const createSubscribeRoute = (deps: SubscribeRouteDeps): Middleware => {
   const { hub, config, access, hints } = deps;
   const random = deps.random ?? Math.random;
   const jitter = config.ttlJitter ?? 0.1;
-  const maxBufferedBytes = config.maxBufferedBytes ?? 1024 * 1024;
-  const closeGraceMs = config.closeGraceMs ?? 5_000;
-
-  /**
-   * Admits the stream under the caps, registers it in the hub and reads its snapshot; any refusal
-   * gives back what was taken. Resolves with null when the client went away meanwhile.
-   */
-  const prepare = async (ctx: Context, grant: { key: KeyRecord; plan: PlanRecord }, query: SubscribeQuery, connectionId: string) => {
-    const { key, plan } = grant;
-    const release = await deps.admission.admit({
-      address: ctx.req.socket.remoteAddress ?? '',
-      keyId: key.keyId,
-      streamId: connectionId,
-      limit: Math.min(PLANS[plan.plan].maxStreamsPerKey, config.maxStreamsPerKey ?? Number.POSITIVE_INFINITY),
-      planName: plan.plan,
-    });
-    let stream: HubStream | undefined;
-    try {
-      // Registered before the snapshot is read: every delta from here on is buffered (docs/subscriptions.md, hand-off).
-      stream = hub.open({ keyId: key.keyId, keyHash: key.keyHash, dataIds: query.dataIds, slugs: query.collections });
-      const snapshot = await stream.readSnapshot();
-      if (stream.endedBeforeStart !== null) throw errorForEarlyEnd(stream.endedBeforeStart);
-      if (snapshot.missingSlugs.length > 0) throw new NotFoundError(`Collection not found: ${snapshot.missingSlugs.join(', ')}`);
-      if (ctx.req.socket.destroyed || ctx.res.destroyed) throw new ClientGoneError();
-      return { stream, snapshot, release };
-    } catch (error) {
-      stream?.cancel();
-      release();
-      if (error instanceof ClientGoneError) return null;
-      throw error;
-    }
-  };
 
   return async function subscribe(ctx: Context): Promise<void> {
     const grant = await access.authorizeRequest(ctx, 'query');
@@ -129,23 +151,11 @@ export const createSubscribeRoute = (deps: SubscribeRouteDeps): Middleware => {
 
     await hub.start();
     const connectionId = deps.newId();
-    const prepared = await prepare(ctx, grant, query, connectionId);
+    const prepared = await prepareStream(deps, ctx, grant, query, connectionId);
     if (prepared === null) return;
     const { stream, snapshot, release } = prepared;
 
-    // From here Koa stays out of the way: no buffering, no body handling. The status is set on
-    // ctx too so that logging and metrics middleware see 200, not Koa's default 404. Headers set
-    // on ctx (Vary, CORS, rate limits) are already on the response and go out with these.
-    const res = ctx.res;
-    const socket = ctx.req.socket;
-    ctx.status = 200;
-    ctx.respond = false;
-    socket.setTimeout(0);
-    socket.setNoDelay(true);
-    socket.setKeepAlive(true);
-    res.writeHead(200, STREAM_HEADERS);
-
-    const connection = createSseConnection(res, { maxBufferedBytes, closeGraceMs, retryAfterMs: hints.retryAfterMs });
+    const connection = openConnection(deps, ctx);
     connection.onEnd(release);
     const ttlMs = Math.max(1, Math.round(config.streamTtlMs * (1 + (random() * 2 - 1) * jitter)));
     connection.snapshot(() => connection.write(connectedFrame(connectionId, ttlMs, hints.streamRetryMs())));

@@ -30,6 +30,106 @@ export interface SseTestClient {
   close(): void;
 }
 
+/** What one stream received so far, and the waiters to wake when more comes. */
+interface StreamLog {
+  readonly events: ReceivedEvent[];
+  readonly comments: string[];
+  readonly retries: { ms: number; afterEvents: number }[];
+  readonly waiters: Set<() => void>;
+  ended: boolean;
+  raw: string;
+}
+
+const wakeAll = (log: StreamLog): void => {
+  for (const wake of [...log.waiters]) wake();
+};
+
+/** Feeds the response to eventsource-parser (or keeps its raw body when it is not a stream); resolves when it ends. */
+const recordResponse = (res: http.IncomingMessage, log: StreamLog): Promise<void> => {
+  const isStream = String(res.headers['content-type'] ?? '').startsWith('text/event-stream');
+  const parser = createParser({
+    onEvent: (message) => {
+      log.events.push({ event: message.event ?? 'message', data: JSON.parse(message.data) });
+      wakeAll(log);
+    },
+    onRetry: (ms) => {
+      log.retries.push({ ms, afterEvents: log.events.length });
+    },
+    onComment: (comment) => {
+      log.comments.push(comment);
+      wakeAll(log);
+    },
+  });
+  res.setEncoding('utf8');
+  res.on('data', (chunk: string) => {
+    if (isStream) parser.feed(chunk);
+    else log.raw += chunk;
+  });
+  return new Promise<void>((done) => {
+    const finish = (): void => {
+      if (log.ended) return;
+      log.ended = true;
+      done();
+      wakeAll(log);
+    };
+    res.on('end', finish);
+    res.on('close', finish);
+    res.on('error', finish);
+  });
+};
+
+/** The first event matching, waiting for it; fails when the stream ends without it, or after `timeoutMs`. */
+const waitForEvent = (log: StreamLog, predicate: (event: ReceivedEvent) => boolean, what: string, timeoutMs: number): Promise<ReceivedEvent> =>
+  new Promise((found, fail) => {
+    const check = (): boolean => {
+      const hit = log.events.find(predicate);
+      if (hit) {
+        cleanup();
+        found(hit);
+        return true;
+      }
+      if (log.ended) {
+        cleanup();
+        fail(new Error(`stream ended without ${what}; got ${JSON.stringify(log.events.map((e) => e.event))}`));
+        return true;
+      }
+      return false;
+    };
+    const timer = setTimeout(() => {
+      cleanup();
+      fail(new Error(`no ${what} within ${timeoutMs} ms; got ${JSON.stringify(log.events.slice(-5))}`));
+    }, timeoutMs);
+    const cleanup = (): void => {
+      clearTimeout(timer);
+      log.waiters.delete(wake);
+    };
+    const wake = (): void => void check();
+    log.waiters.add(wake);
+    check();
+  });
+
+const clientOf = (request: http.ClientRequest, res: http.IncomingMessage, timeoutMs: number): SseTestClient => {
+  const log: StreamLog = { events: [], comments: [], retries: [], waiters: new Set(), ended: false, raw: '' };
+  const endedPromise = recordResponse(res, log);
+  return {
+    status: res.statusCode ?? 0,
+    headers: res.headers,
+    events: log.events,
+    comments: log.comments,
+    retries: log.retries,
+    body: () => endedPromise.then(() => log.raw),
+    waitFor: (predicate, what = 'event') => waitForEvent(log, predicate, what, timeoutMs),
+    ended: endedPromise,
+    isEnded: () => log.ended,
+    pause: () => res.pause(),
+    resume: () => res.resume(),
+    close: () => {
+      request.destroy();
+      res.destroy();
+    },
+  };
+};
+
 /**
  * Opens a GET over real HTTP and parses an event stream with eventsource-parser (the parser the
  * `eventsource` package is built on), never by hand. Safety timeouts only turn a hang into a
@@ -37,89 +137,6 @@ export interface SseTestClient {
  */
 export const openSse = (url: string, headers: Record<string, string> = {}, timeoutMs = 15_000): Promise<SseTestClient> =>
   new Promise((resolve, reject) => {
-    const request = http.get(url, { headers: { Accept: 'text/event-stream', ...headers }, agent: false }, (res) => {
-      const events: ReceivedEvent[] = [];
-      const comments: string[] = [];
-      const retries: { ms: number; afterEvents: number }[] = [];
-      const waiters = new Set<() => void>();
-      let ended = false;
-      let raw = '';
-      const isStream = String(res.headers['content-type'] ?? '').startsWith('text/event-stream');
-      const parser = createParser({
-        onEvent: (message) => {
-          events.push({ event: message.event ?? 'message', data: JSON.parse(message.data) });
-          for (const wake of [...waiters]) wake();
-        },
-        onRetry: (ms) => {
-          retries.push({ ms, afterEvents: events.length });
-        },
-        onComment: (comment) => {
-          comments.push(comment);
-          for (const wake of [...waiters]) wake();
-        },
-      });
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        if (isStream) parser.feed(chunk);
-        else raw += chunk;
-      });
-      const endedPromise = new Promise<void>((done) => {
-        const finish = (): void => {
-          if (ended) return;
-          ended = true;
-          done();
-          for (const wake of [...waiters]) wake();
-        };
-        res.on('end', finish);
-        res.on('close', finish);
-        res.on('error', finish);
-      });
-      const client: SseTestClient = {
-        status: res.statusCode ?? 0,
-        headers: res.headers,
-        events,
-        comments,
-        retries,
-        body: () => endedPromise.then(() => raw),
-        waitFor(predicate, what = 'event') {
-          return new Promise((found, fail) => {
-            const check = (): boolean => {
-              const hit = events.find(predicate);
-              if (hit) {
-                cleanup();
-                found(hit);
-                return true;
-              }
-              if (ended) {
-                cleanup();
-                fail(new Error(`stream ended without ${what}; got ${JSON.stringify(events.map((e) => e.event))}`));
-                return true;
-              }
-              return false;
-            };
-            const timer = setTimeout(() => {
-              cleanup();
-              fail(new Error(`no ${what} within ${timeoutMs} ms; got ${JSON.stringify(events.slice(-5))}`));
-            }, timeoutMs);
-            const cleanup = (): void => {
-              clearTimeout(timer);
-              waiters.delete(wake);
-            };
-            const wake = (): void => void check();
-            waiters.add(wake);
-            check();
-          });
-        },
-        ended: endedPromise,
-        isEnded: () => ended,
-        pause: () => res.pause(),
-        resume: () => res.resume(),
-        close: () => {
-          request.destroy();
-          res.destroy();
-        },
-      };
-      resolve(client);
-    });
+    const request = http.get(url, { headers: { Accept: 'text/event-stream', ...headers }, agent: false }, (res) => resolve(clientOf(request, res, timeoutMs)));
     request.on('error', reject);
   });

@@ -1,19 +1,20 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import Koa from 'koa';
+import Koa, { type Middleware } from 'koa';
 import { NotFoundError, type KeyType, type PlanName } from '@pubstream/domain';
-import { createMemoryStores, type ReadModelOp, type Stores } from '@pubstream/read-model';
-import { createInProcessChangeStream, type ChangeMessage, type ChangeStream } from '@pubstream/change-stream';
-import { createMemoryRateLimiter, createMemoryStreamSlots, generateApiKey, hashApiKey, type StreamSlots } from '@pubstream/access';
+import { createMemoryStores, type ReadModel, type Stores } from '@pubstream/read-model';
+import { createInProcessChangeStream, type ChangeStream } from '@pubstream/change-stream';
+import { createMemoryRateLimiter, createMemoryStreamSlots, type StreamSlots } from '@pubstream/access';
 import { errorMiddleware } from '@pubstream/http';
 import { createLogger } from '@pubstream/observability';
 import { corsPreflight } from '../../http/cors.js';
 import { createPublicAccess } from '../../publicAccess.js';
 import { createFanoutHub, type FanoutHub, type FanoutHubOptions } from '../fanoutHub.js';
-import { createReconnectHints } from '../reconnectHints.js';
+import { createReconnectHints, type ReconnectHints } from '../reconnectHints.js';
 import { createStreamAdmission, type StreamAdmission } from '../streamAdmission.js';
 import { createSubscribeRoute, type SubscribeConfig } from '../subscribeRoute.js';
+import { WorldWrites } from './worldWrites.js';
 
 export interface SubscribeTestWorldOptions extends Partial<SubscribeConfig> {
   readonly heartbeatMs?: number;
@@ -38,14 +39,7 @@ export interface SubscribeTestWorldOptions extends Partial<SubscribeConfig> {
   readonly slotHeartbeatMs?: number;
 }
 
-/** What the hub reads: items and pages from the read model, the plan from the key store. */
-const hubReads = ({ readModel, keys }: Stores): FanoutHubOptions['readModel'] => ({
-  getItems: (dataIds) => readModel.getItems(dataIds),
-  getCollectionPage: (slug, query) => readModel.getCollectionPage(slug, query),
-  getPlan: () => keys.getPlan(),
-});
-
-const withSlowReads = ({ readModel, keys }: Stores, maxDelayMs: number): FanoutHubOptions['readModel'] => {
+const withSlowReads = (readModel: ReadModel, maxDelayMs: number): FanoutHubOptions['reads'] => {
   const late = async <T>(value: Promise<T>): Promise<T> => {
     const result = await value;
     await new Promise((resolve) => setTimeout(resolve, Math.random() * maxDelayMs));
@@ -54,7 +48,6 @@ const withSlowReads = ({ readModel, keys }: Stores, maxDelayMs: number): FanoutH
   return {
     getItems: (dataIds) => late(readModel.getItems(dataIds)),
     getCollectionPage: (slug, query) => late(readModel.getCollectionPage(slug, query)),
-    getPlan: () => keys.getPlan(),
   };
 };
 
@@ -83,18 +76,13 @@ export interface SubscribeTestWorld {
   close(): Promise<void>;
 }
 
-/**
- * A minimal Koa app that mounts only GET /subscribe over the real memory read model and the real
- * in-process change stream. Writes play the projector: apply to the read model, then publish.
- */
-export const createSubscribeTestWorld = async (options: SubscribeTestWorldOptions = {}): Promise<SubscribeTestWorld> => {
-  const stores = options.stores ?? createMemoryStores();
-  const changeStream = createInProcessChangeStream();
+/** The hub of the world, over its stores; `triggerGap` calls the hub's gap handler. */
+const createWorldHub = (options: SubscribeTestWorldOptions, stores: Stores, changeStream: ChangeStream, hints: ReconnectHints) => {
   let gapHandler: ((reason: string) => void) | undefined;
-  const hints = createReconnectHints({ shutdownWindowMs: options.shutdownReconnectWindowMs ?? 0 });
   const hub = createFanoutHub({
     hints,
-    readModel: options.slowReadsMs ? withSlowReads(stores, options.slowReadsMs) : hubReads(stores),
+    reads: options.slowReadsMs ? withSlowReads(stores.readModel, options.slowReadsMs) : stores.readModel,
+    plans: stores.keys,
     changeStream: {
       subscribe: (handlers) => {
         gapHandler = handlers.onGap;
@@ -106,22 +94,11 @@ export const createSubscribeTestWorld = async (options: SubscribeTestWorldOption
     maxBufferedBytes: options.hubMaxBufferedBytes ?? 1024 * 1024,
     ...options.hub,
   });
-  const usage = new Map<string, number>();
-  const versions = new Map<string, number>();
-  let position = 0;
-  const keys = new Map<string, { keyHash: string }>();
+  return { hub, triggerGap: (reason: string) => gapHandler?.(reason) };
+};
 
-  const nextVersion = (stream: string): number => {
-    const version = (versions.get(stream) ?? -1) + 1;
-    versions.set(stream, version);
-    return version;
-  };
-  const write = async (ops: ReadModelOp[], messages: (pos: number) => ChangeMessage[], publish = true): Promise<void> => {
-    const pos = ++position;
-    await stores.projections.apply(ops, { projection: 'test', position: pos });
-    if (publish) await changeStream.publish(messages(pos));
-  };
-
+/** The public access checks of the API app, with usage counted per key id in `usage`. */
+const createWorldAccess = async (stores: Stores, changeStream: ChangeStream, usage: Map<string, number>) => {
   const now = (): Date => new Date();
   const access = createPublicAccess({
     readModel: stores.readModel,
@@ -136,27 +113,11 @@ export const createSubscribeTestWorld = async (options: SubscribeTestWorldOption
     config: { acceptTestKeys: true, requireBrowserOrigin: false, cacheTtlMs: 0 },
   });
   await access.start();
-  const admission = createStreamAdmission({
-    slots: options.streamSlots ?? createMemoryStreamSlots(),
-    maxStreamsPerAddress: options.maxStreamsPerAddress ?? 0,
-    heartbeatMs: options.slotHeartbeatMs,
-  });
-  const route = createSubscribeRoute({
-    access,
-    hub,
-    admission,
-    hints,
-    config: {
-      streamTtlMs: options.streamTtlMs ?? 300_000,
-      maxStreamsPerKey: options.maxStreamsPerKey,
-      ttlJitter: options.ttlJitter,
-      maxBufferedBytes: options.maxBufferedBytes,
-      closeGraceMs: options.closeGraceMs,
-    },
-    newId: randomUUID,
-  });
+  return access;
+};
 
-  // The API app's own error rendering and preflight, so refusals look as they do in production.
+/** Serves only GET /subscribe, with the API app's own error rendering and preflight, so refusals look as they do in production. */
+const listenWith = async (route: Middleware): Promise<{ server: Server; url: string }> => {
   const app = new Koa();
   app.use(errorMiddleware({ logger: createLogger({ level: 'silent', name: 'subscribe-test' }) }));
   app.use(corsPreflight());
@@ -166,9 +127,36 @@ export const createSubscribeTestWorld = async (options: SubscribeTestWorldOption
   });
   const server: Server = app.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const stamp = (): string => new Date().toISOString();
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+};
 
+const routeConfig = (options: SubscribeTestWorldOptions): SubscribeConfig => ({
+  streamTtlMs: options.streamTtlMs ?? 300_000,
+  maxStreamsPerKey: options.maxStreamsPerKey,
+  ttlJitter: options.ttlJitter,
+  maxBufferedBytes: options.maxBufferedBytes,
+  closeGraceMs: options.closeGraceMs,
+});
+
+/**
+ * A minimal Koa app that mounts only GET /subscribe over the real memory stores and the real
+ * in-process change stream. Writes play the projector: apply to the read model, then publish.
+ */
+export const createSubscribeTestWorld = async (options: SubscribeTestWorldOptions = {}): Promise<SubscribeTestWorld> => {
+  const stores = options.stores ?? createMemoryStores();
+  const changeStream = createInProcessChangeStream();
+  const hints = createReconnectHints({ shutdownWindowMs: options.shutdownReconnectWindowMs ?? 0 });
+  const { hub, triggerGap } = createWorldHub(options, stores, changeStream, hints);
+  const usage = new Map<string, number>();
+  const access = await createWorldAccess(stores, changeStream, usage);
+  const admission = createStreamAdmission({
+    slots: options.streamSlots ?? createMemoryStreamSlots(),
+    maxStreamsPerAddress: options.maxStreamsPerAddress ?? 0,
+    heartbeatMs: options.slotHeartbeatMs,
+  });
+  const route = createSubscribeRoute({ access, hub, admission, hints, config: routeConfig(options), newId: randomUUID });
+  const { server, url } = await listenWith(route);
+  const writes = new WorldWrites(stores, changeStream);
   return {
     url,
     stores,
@@ -181,66 +169,8 @@ export const createSubscribeTestWorld = async (options: SubscribeTestWorldOption
       for (const [name, value] of Object.entries(params)) if (value !== undefined) query.set(name, value);
       return `${url}/subscribe?${query.toString()}`;
     },
-    async putCollection(slug) {
-      const version = nextVersion(`collection-${slug}`);
-      const at = stamp();
-      await write([{ kind: 'collection.put', collection: { slug, name: slug, sortableFields: [], createdAt: at, updatedAt: at, version } }], (pos) => [
-        { kind: 'collection', action: 'update', slug, version, position: pos },
-      ]);
-    },
-    async deleteCollection(slug) {
-      const version = nextVersion(`collection-${slug}`);
-      await write([{ kind: 'collection.delete', slug, version }], (pos) => [{ kind: 'collection', action: 'delete', slug, version, position: pos }]);
-    },
-    triggerGap(reason) {
-      gapHandler?.(reason);
-    },
-    async putItem(slug, dataId, data, putOptions = {}) {
-      const version = nextVersion(`item-${dataId}`);
-      const existing = await stores.readModel.getItem(dataId);
-      const at = stamp();
-      const item = { id: existing?.id ?? randomUUID(), dataId, collectionId: slug, data, createdAt: existing?.createdAt ?? at, updatedAt: at, version };
-      await write(
-        [{ kind: 'item.put', item }],
-        (pos) => [{ kind: 'item', action: 'update', dataId, collectionId: slug, version, position: pos, data }],
-        putOptions.publish ?? true,
-      );
-      return version;
-    },
-    async deleteItem(slug, dataId) {
-      const version = nextVersion(`item-${dataId}`);
-      await write([{ kind: 'item.delete', dataId, collectionId: slug, version }], (pos) => [
-        { kind: 'item', action: 'delete', dataId, collectionId: slug, version, position: pos, data: {} },
-      ]);
-      return version;
-    },
-    async createKey(keyOptions = {}) {
-      const type = keyOptions.type ?? 'live';
-      const apiKey = generateApiKey(type);
-      const keyId = randomUUID();
-      const keyHash = hashApiKey(apiKey);
-      const version = nextVersion(`apikey-${keyId}`);
-      keys.set(keyId, { keyHash });
-      await write(
-        [
-          {
-            kind: 'key.put',
-            key: { keyId, keyHash, name: 'test', type, last4: apiKey.slice(-4), allowedDomains: keyOptions.allowedDomains ?? ['app.example.com'], rateLimit: 1000, createdAt: stamp(), version },
-          },
-        ],
-        (pos) => [{ kind: 'key', action: 'update', keyId, keyHash, version, position: pos }],
-      );
-      return { apiKey, keyId };
-    },
-    async deleteKey(keyId) {
-      const keyHash = keys.get(keyId)?.keyHash ?? '';
-      const version = nextVersion(`apikey-${keyId}`);
-      await write([{ kind: 'key.delete', keyId, keyHash, version }], (pos) => [{ kind: 'key', action: 'delete', keyId, keyHash, version, position: pos }]);
-    },
-    async setPlan(plan) {
-      const version = nextVersion('project');
-      await write([{ kind: 'plan.put', plan: { plan, monthlyQuota: null, version } }], (pos) => [{ kind: 'plan', action: 'update', version, position: pos }]);
-    },
+    ...pickWrites(writes),
+    triggerGap,
     openSockets: () => new Promise((resolve, reject) => server.getConnections((error, count) => (error ? reject(error) : resolve(count)))),
     async close() {
       await hub.close();
@@ -253,3 +183,13 @@ export const createSubscribeTestWorld = async (options: SubscribeTestWorldOption
     },
   };
 };
+
+const pickWrites = (writes: WorldWrites) => ({
+  putCollection: writes.putCollection,
+  deleteCollection: writes.deleteCollection,
+  putItem: writes.putItem,
+  deleteItem: writes.deleteItem,
+  createKey: writes.createKey,
+  deleteKey: writes.deleteKey,
+  setPlan: writes.setPlan,
+});
