@@ -20,7 +20,7 @@ export interface PublicAccessConfig {
 
 /** What every keyed route, /subscribe included, shares: one key, domain, plan, CORS and rate-limit check. */
 export interface PublicAccess {
-  /** 401/403 per DESIGN.md §6-7; also returns the project's plan. */
+  /** 401/403 as docs/public-api.md, "Keys and domains", says; also returns the project's plan. */
   authorize(params: { apiKey: string | undefined; origin: string | undefined; referer: string | undefined }): Promise<AccessGrant & { plan: PlanRecord }>;
   /** Counts the request: sets X-RateLimit-* on ctx, throws 429 when over. */
   consumeRate(ctx: Context, key: KeyRecord, plan: PlanRecord): Promise<void>;

@@ -3,7 +3,7 @@ import { createMemoryRateLimiter } from '@pubstream/access';
 import { startApiHarness, type ApiHarness } from './testing/apiHarness.js';
 
 // Black-box tests over real HTTP: one or more per row of the specification's Endpoints,
-// Authentication, Errors and Limits sections, and per decision of DESIGN.md §6.
+// Authentication, Errors and Limits sections, and per decision of docs/decisions.md, "Public interface".
 
 const expectError = async (res: Response, status: number, error: string, message: string | RegExp) => {
   expect(res.status).toBe(status);

@@ -10,7 +10,7 @@ import { Kafka, logLevel } from 'kafkajs';
 
 /**
  * Builds the clients the configuration names and hands them to the libs' adapters
- * (DESIGN.md §2): SQLite or EventStoreDB, memory or Redis, in-process or Kafka. Only apps build
+ * (docs/architecture.md, "Profiles"): SQLite or EventStoreDB, memory or Redis, in-process or Kafka. Only apps build
  * clients; the adapters never read configuration.
  */
 export const openEventStore = (config: Config, now: () => Date): EventStore => {

@@ -56,7 +56,7 @@ export interface AllInOne {
 }
 
 /**
- * The embedded profile in one process (DESIGN.md §2): SQLite log, in-memory read models rebuilt
+ * The embedded profile in one process (docs/architecture.md, "Profiles"): SQLite log, in-memory read models rebuilt
  * from the log by the projector at start, the in-process change stream, the public API and the
  * admin API on their ports. EVENT_STORE_URL / REDIS_URL / KAFKA_BROKERS swap in the distributed
  * adapters while keeping everything in one process. `pubstream start` runs this; e2e tests start it with free ports.
