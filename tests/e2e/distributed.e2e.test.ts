@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeWithBackend, startLocalRedis, type LocalRedis } from '@pubstream/testing';
+import { describeWithBackend, startLocalRedis, eventually, type LocalRedis } from '@pubstream/testing';
 import { openSse, type ReceivedEvent, type SseTestClient } from '../../apps/api/src/subscribe/testing/sseTestClient.js';
 import { startDistributedCluster, type DistributedCluster } from '../../apps/cli/src/distributed/testing/distributedCluster.js';
-import { eventually, type NodeProcess } from '../../apps/cli/src/distributed/testing/nodeProcess.js';
+import type { NodeProcess } from '../../apps/cli/src/distributed/testing/nodeProcess.js';
 
 // The distributed profile as real processes (`pubstream admin|projector|api`): one admin, one
 // projector and two API nodes on a Redis of this file's own, a real Kafka broker and a SQLite log

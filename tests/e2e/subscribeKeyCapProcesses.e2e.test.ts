@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeWithBackend, startLocalRedis, type LocalRedis } from '@pubstream/testing';
+import { describeWithBackend, startLocalRedis, eventually, type LocalRedis } from '@pubstream/testing';
 import { openSse, type SseTestClient } from '../../apps/api/src/subscribe/testing/sseTestClient.js';
 import { startDistributedCluster, type DistributedCluster } from '../../apps/cli/src/distributed/testing/distributedCluster.js';
-import { eventually } from '../../apps/cli/src/distributed/testing/nodeProcess.js';
 
 // The per-key stream cap counts the streams of every API node, and a node that is killed (SIGKILL:
 // it releases nothing) frees its share within seconds, when its slots expire in Redis (issue 15,
