@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createAdminApp, type AdminService } from '@pubstream/admin';
+import type { AdminService } from '@pubstream/admin';
 import type { ChangeStream } from '@pubstream/change-stream';
 import { loadConfig, type Config } from '@pubstream/config';
 import type { EventStore } from '@pubstream/event-store';
@@ -7,8 +7,9 @@ import { createLogger, createMetricsRegistry, type Logger } from '@pubstream/obs
 import { createProjector, type Projector } from '@pubstream/projector';
 import type { ReadModel } from '@pubstream/read-model';
 import { openChangeStream, openEventStore, openRateLimiter, openStreamSlots, openReadModel, processIdentity } from './adapters.js';
+import { serveAdminApi } from './adminApi.js';
 import { generateAdminToken } from './adminToken.js';
-import { edgeSettings, listen, type RunningServer } from './httpServer.js';
+import { createCleanupStack, startOrUndo, type CleanupStack } from './cleanupStack.js';
 import { createPublicApi, servePublicApi } from './publicApi.js';
 import { seedDemo, type DemoSeed } from './seedDemo.js';
 
@@ -65,91 +66,77 @@ export const startAllInOne = async (options: AllInOneOptions = {}): Promise<AllI
   const config: Config = Object.freeze({ ...loadConfig(options.env ?? EMBEDDED_TEST_ENV, 'all-in-one'), ...options.config });
   const logger = options.logger ?? createLogger({ level: config.logLevel, name: 'pubstream' });
   const now = options.now ?? (() => new Date());
-  const newId = options.newId ?? randomUUID;
   const adminToken = config.adminToken ?? generateAdminToken();
+  const cleanups = createCleanupStack((error) => logger.warn({ err: error }, 'error while stopping'));
 
-  const cleanups: (() => Promise<void>)[] = [];
-  const runCleanups = async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) {
-      try {
-        await cleanup();
-      } catch (error) {
-        logger.warn({ err: error }, 'error while stopping');
-      }
-    }
-  };
-
-  try {
-    const eventStore = openEventStore(config, now);
-    cleanups.push(() => eventStore.close());
-    const { readModel, redis } = await openReadModel(config, logger, now);
-    cleanups.push(() => readModel.close());
-    const changeStream = openChangeStream(config, logger.child({ component: 'change-stream' }), processIdentity('all-in-one'));
-    cleanups.push(() => changeStream.close());
-    const projector = createProjector({ eventStore, readModel, changeStream, logger: logger.child({ component: 'projector' }), now });
-    projector.start();
-    cleanups.push(() => projector.stop());
-
-    // The memory read model starts empty: replay the whole log before serving anything.
-    const head = await eventStore.headPosition();
-    if (head > 0) {
-      logger.info({ head }, 'rebuilding the read models from the event log');
-      while (!(await projector.waitFor(head, 10_000))) logger.info(await projector.status(), 'still rebuilding the read models');
-    }
-
+  return startOrUndo(cleanups, async () => {
+    const core = await startCore(config, logger, now, cleanups);
     // One registry per app: both define the http_* metrics (the API's is served on its /metrics).
-    const metrics = createMetricsRegistry({ app: 'admin' });
-    const apiMetrics = createMetricsRegistry({ app: 'api', collectDefaults: false });
-    const adminApp = createAdminApp({
-      eventStore,
-      readModel,
-      projector,
-      config: {
-        adminToken,
-        readYourWritesTimeoutMs: config.readYourWritesTimeoutMs,
-        allowedHosts: config.adminAllowedHosts,
-        authThrottle: { maxFailures: config.adminAuthMaxFailures, blockMs: config.adminAuthBlockMs, maxBlockMs: config.adminAuthMaxBlockMs },
-      },
+    const admin = await serveAdminApi(config, {
+      adminToken,
+      eventStore: core.eventStore,
+      readModel: core.readModel,
+      projector: core.projector,
       logger: logger.child({ component: 'admin' }),
       now,
-      newId,
-      metrics,
+      newId: options.newId ?? randomUUID,
+      metrics: createMetricsRegistry({ app: 'admin' }),
     });
-    const adminServer: RunningServer = await listen(adminApp.callback(), config.adminHost, config.adminPort, edgeSettings(config, 'admin'));
-    cleanups.push(() => adminServer.close(config.shutdownTimeoutMs));
-
-    const publicApi = await createPublicApi({ config, readModel, changeStream, logger: logger.child({ component: 'api' }),
+    cleanups.push(() => admin.server.close(config.shutdownTimeoutMs));
+    const publicApi = await createPublicApi({
+      config,
+      readModel: core.readModel,
+      changeStream: core.changeStream,
+      logger: logger.child({ component: 'api' }),
       now,
-      metrics: apiMetrics,
+      metrics: createMetricsRegistry({ app: 'api', collectDefaults: false }),
       // In front of the in-memory read model a cache only adds staleness.
-      cacheTtlMs: redis === null ? 0 : undefined,
-      rateLimiter: openRateLimiter(config, redis, now, logger),
-      streamSlots: openStreamSlots(redis),
+      cacheTtlMs: core.redis === null ? 0 : undefined,
+      rateLimiter: openRateLimiter(config, core.redis, now, logger),
+      streamSlots: openStreamSlots(core.redis),
     });
     cleanups.push(() => publicApi.close());
     const publicServer = await servePublicApi(publicApi, config);
     cleanups.push(() => publicServer.stop());
-
-    const demo = options.demo === true && head === 0 ? await seedDemo(adminApp.service) : null;
-
-    let stopping: Promise<void> | null = null;
     return {
       config,
       publicUrl: publicServer.url,
-      adminUrl: adminServer.url,
+      adminUrl: admin.server.url,
       adminToken,
       adminTokenGenerated: config.adminToken === null,
-      demo,
-      eventLog: { location: config.eventStore.kind === 'sqlite' ? config.eventStore.path : 'EventStoreDB', positionAtStart: head },
-      eventStore,
-      readModel,
-      changeStream,
-      projector,
-      admin: adminApp.service,
-      stop: () => (stopping ??= runCleanups()),
+      demo: options.demo === true && core.head === 0 ? await seedDemo(admin.service) : null,
+      eventLog: { location: config.eventStore.kind === 'sqlite' ? config.eventStore.path : 'EventStoreDB', positionAtStart: core.head },
+      eventStore: core.eventStore,
+      readModel: core.readModel,
+      changeStream: core.changeStream,
+      projector: core.projector,
+      admin: admin.service,
+      stop: cleanups.stop,
     };
-  } catch (error) {
-    await runCleanups();
-    throw error;
+  });
+};
+
+/** The log, the read models, the change stream and the projector, caught up with the log. */
+const startCore = async (config: Config, logger: Logger, now: () => Date, cleanups: CleanupStack) => {
+  const eventStore = openEventStore(config, now);
+  cleanups.push(() => eventStore.close());
+  const { readModel, redis } = await openReadModel(config, logger, now);
+  cleanups.push(() => readModel.close());
+  const changeStream = openChangeStream(config, logger.child({ component: 'change-stream' }), processIdentity('all-in-one'));
+  cleanups.push(() => changeStream.close());
+  const projector = createProjector({ eventStore, readModel, changeStream, logger: logger.child({ component: 'projector' }), now });
+  projector.start();
+  cleanups.push(() => projector.stop());
+  const head = await catchUpWithLog(eventStore, projector, logger);
+  return { eventStore, readModel, redis, changeStream, projector, head };
+};
+
+/** The memory read model starts empty: replay the whole log before serving anything. Returns the log's head at start. */
+const catchUpWithLog = async (eventStore: EventStore, projector: Projector, logger: Logger): Promise<number> => {
+  const head = await eventStore.headPosition();
+  if (head > 0) {
+    logger.info({ head }, 'rebuilding the read models from the event log');
+    while (!(await projector.waitFor(head, 10_000))) logger.info(await projector.status(), 'still rebuilding the read models');
   }
+  return head;
 };
