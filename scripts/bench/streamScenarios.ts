@@ -1,12 +1,10 @@
 import http from 'node:http';
+import { sleep } from '@pubstream/testing';
 import { busiestShare, openRetryingSubscribers, startArrivalRecorder } from '../../apps/api/src/subscribe/testing/retryingSubscribers.js';
 import { adminCall, createBenchKeys } from './adminClient.js';
 import type { BenchRow } from './report.js';
-import type { ScenarioContext } from './scenarios.js';
+import { bytesToMb as mb, type ScenarioContext } from './scenarioContext.js';
 import { startEmbeddedService, type BenchService } from './service.js';
-
-const mb = (bytes: number) => bytes / 2 ** 20;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * `count` readers that read a little now and then (one chunk every 0.3-0.7 s), far slower than the
