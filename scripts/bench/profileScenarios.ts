@@ -1,6 +1,8 @@
 import { adminCall, importItems } from './adminClient.js';
 import { measureFanout } from './fanoutScenario.js';
+import type { LoadResult } from './httpLoad.js';
 import { startProfileRun, withKeys, type ProfileRun } from './profileRun.js';
+import type { BenchRow } from './report.js';
 import { bytesToMb, findRow, type Profile, type ScenarioContext } from './scenarioContext.js';
 import type { BenchService } from './service.js';
 
@@ -30,12 +32,7 @@ const measureGetItem = async (run: ProfileRun): Promise<void> => {
     const result = await run.load(scenario, withKeys(run.keys, { path: '/public/data/item-0004242' }), connections);
     const ratio = koa ? result.requestsPerSecond / koa.value : undefined;
     run.push({
-      scenario,
-      profile: run.profile,
-      unit: 'req/s',
-      value: result.requestsPerSecond,
-      p50Ms: result.p50Ms,
-      p99Ms: result.p99Ms,
+      ...requestRateRow(run, scenario, result),
       peakRssMb: bytesToMb(run.service.api.peakRssBytes()),
       baseline: 'koa hello',
       ratio,
@@ -73,12 +70,7 @@ const measurePages = async (run: ProfileRun, items: number): Promise<void> => {
       const first = page === 1;
       const ratio = first ? (getItem ? result.requestsPerSecond / getItem.value : undefined) : result.requestsPerSecond / (pages[1] ?? 1);
       run.push({
-        scenario,
-        profile: run.profile,
-        unit: 'req/s',
-        value: result.requestsPerSecond,
-        p50Ms: result.p50Ms,
-        p99Ms: result.p99Ms,
+        ...requestRateRow(run, scenario, result),
         baseline: first ? 'GET item (100 conn)' : 'page 1',
         ratio,
         target: first ? '≥ 0.5× GET item' : 'no slower than 2× page 1 (ratio ≥ 0.5)',
@@ -87,3 +79,13 @@ const measurePages = async (run: ProfileRun, items: number): Promise<void> => {
     }
   }
 };
+
+/** The fields of a row that reports a load's request rate and latencies. */
+const requestRateRow = (run: ProfileRun, scenario: string, result: LoadResult): BenchRow => ({
+  scenario,
+  profile: run.profile,
+  unit: 'req/s',
+  value: result.requestsPerSecond,
+  p50Ms: result.p50Ms,
+  p99Ms: result.p99Ms,
+});

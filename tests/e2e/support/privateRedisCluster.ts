@@ -11,8 +11,11 @@ export interface PrivateRedisCluster {
   readonly client: RedisReadModelClient;
 }
 
-/** Registers the file's beforeAll / afterAll; read the fields inside tests. */
-export const usePrivateRedisCluster = (brokers: string, processes: { apis: number; projectors: number }): PrivateRedisCluster => {
+/**
+ * Registers the file's beforeAll / afterAll; read the fields inside tests. Hooks the file registers
+ * after this call run after the start and before the stop.
+ */
+export const usePrivateRedisCluster = (brokers: string, processes: { apis: number; projectors: number; env?: Record<string, string> }): PrivateRedisCluster => {
   let redis: LocalRedis | undefined;
   let cluster: DistributedCluster | undefined;
   let client: RedisReadModelClient | undefined;

@@ -2,10 +2,9 @@
 // about a process dying, its memory or its time: they must not share the test's event loop or heap.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { freePort, spawnNodeChild, waitUntilHealthy, type NodeChild } from '@pubstream/testing';
-
-const ROOT = resolve(import.meta.dirname, '../../..');
+import { join } from 'node:path';
+import { freePort, waitUntilHealthy, type NodeChild } from '@pubstream/testing';
+import { spawnCli } from '../../../apps/cli/src/distributed/testing/nodeProcess.js';
 
 export interface StartedProcess extends Pick<NodeChild, 'child' | 'pid' | 'output' | 'isRunning' | 'memory'> {
   readonly publicUrl: string;
@@ -20,21 +19,7 @@ export const startPubstreamProcess = async (env: Record<string, string> = {}): P
   const dataDir = mkdtempSync(join(tmpdir(), 'pubstream-proc-'));
   const [port, adminPort] = [await freePort(), await freePort()];
   const adminToken = 'edge-test-admin-token-0123456789';
-  const node = spawnNodeChild('apps/cli/src/main.ts', ['start', '--no-demo'], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '/tmp',
-      HOST: '127.0.0.1',
-      ADMIN_HOST: '127.0.0.1',
-      PORT: String(port),
-      ADMIN_PORT: String(adminPort),
-      ADMIN_TOKEN: adminToken,
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      ...env,
-    },
-  });
+  const node = spawnCli(['start', '--no-demo'], { PORT: String(port), ADMIN_PORT: String(adminPort), ADMIN_TOKEN: adminToken, DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env });
   const adminUrl = `http://127.0.0.1:${adminPort}`;
   try {
     await waitUntilHealthy(node, `${adminUrl}/healthz`, { what: 'pubstream start', timeoutMs: 60_000, everyMs: 100, healthy: (status) => status >= 200 && status < 300 });

@@ -11,23 +11,26 @@ export interface NodeProcess extends NodeChild {
 }
 
 /**
+ * `node --import tsx apps/cli/src/main.ts <args>` (the real CLI) from the repository root, listening
+ * on loopback, with `env` over a minimal base environment (PATH and HOME).
+ */
+export const spawnCli = (args: readonly string[], env: Record<string, string>): NodeChild =>
+  spawnNodeChild(MAIN, args, {
+    cwd: REPO_ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', HOST: '127.0.0.1', ADMIN_HOST: '127.0.0.1', ...env },
+  });
+
+/**
  * Spawns `node --import tsx apps/cli/src/main.ts <role>` (the real CLI) with `env` over a minimal
  * base environment. For api and admin it chooses a free port and resolves once /healthz answers.
  */
 export const startNodeProcess = async (role: 'api' | 'projector' | 'admin', env: Record<string, string>, readyTimeoutMs = 60_000): Promise<NodeProcess> => {
   const port = role === 'projector' ? 0 : await freePort();
-  const child = spawnNodeChild(MAIN, [role], {
-    cwd: REPO_ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '/tmp',
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'info',
-      HOST: '127.0.0.1',
-      ADMIN_HOST: '127.0.0.1',
-      ...(role === 'api' ? { PORT: String(port) } : role === 'admin' ? { ADMIN_PORT: String(port) } : {}),
-      ...env,
-    },
+  const child = spawnCli([role], {
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'info',
+    ...(role === 'api' ? { PORT: String(port) } : role === 'admin' ? { ADMIN_PORT: String(port) } : {}),
+    ...env,
   });
   const url = `http://127.0.0.1:${port}`;
   const node: NodeProcess = { ...child, role, url };
