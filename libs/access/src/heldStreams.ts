@@ -2,8 +2,8 @@
 export interface HeldStreams {
   add(keyId: string, streamId: string): void;
   remove(keyId: string, streamId: string): void;
-  /** Per key, its streams in chunks of at most `chunkSize` (one refresh call each). */
-  chunks(chunkSize: number): { keyId: string; streamIds: string[] }[];
+  /** Per key, its streams, in chunks of at most `chunkSize` (one refresh call each; default: one chunk per key). */
+  chunks(chunkSize?: number): { keyId: string; streamIds: string[] }[];
 }
 
 /** Creates an empty {@link HeldStreams}. */
@@ -20,7 +20,7 @@ export const createHeldStreams = (): HeldStreams => {
       mine?.delete(streamId);
       if (mine?.size === 0) held.delete(keyId);
     },
-    chunks(chunkSize) {
+    chunks(chunkSize = Number.POSITIVE_INFINITY) {
       const chunks: { keyId: string; streamIds: string[] }[] = [];
       for (const [keyId, streams] of held) {
         const streamIds = [...streams];

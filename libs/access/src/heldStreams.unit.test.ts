@@ -12,6 +12,10 @@ describe('createHeldStreams', () => {
       { keyId: 'k1', streamIds: ['s5'] },
       { keyId: 'k2', streamIds: ['s9'] },
     ]);
+    expect(held.chunks()).toEqual([
+      { keyId: 'k1', streamIds: ['s1', 's2', 's3', 's4', 's5'] },
+      { keyId: 'k2', streamIds: ['s9'] },
+    ]);
   });
 
   it('given released streams, then they are no longer kept alive, and a key without streams is gone', () => {
