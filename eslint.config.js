@@ -18,14 +18,14 @@ export default tseslint.config(
     },
   },
   {
-    // The domain is pure: no I/O, no infrastructure clients (STYLE.md, Tooling).
+    // The domain is pure: no I/O, no infrastructure clients (docs/architecture.md, "Layout").
     files: ['libs/domain/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: ['node:*', 'redis', 'kafkajs', '@eventstore/*', 'koa', '@koa/*', 'better-sqlite3', '@pubstream/*'] }],
     },
   },
   {
-    // Libraries never read the environment and never import apps (STYLE.md, Shape).
+    // Libraries never read the environment and never import apps (docs/architecture.md, "Layout").
     files: ['libs/**/src/**/*.ts'],
     // libs/testcontainers/src/defaultImage.ts: a test helper picks its image from PUBSTREAM_IMAGE,
     // as testcontainers itself reads DOCKER_HOST (README of @pubstream/testcontainers).

@@ -23,7 +23,7 @@ export const createBenchKeys = async (service: BenchService, count: number): Pro
   return keys;
 };
 
-export const itemLine = (i: number): string =>
+const itemLine = (i: number): string =>
   JSON.stringify({ dataId: `item-${String(i).padStart(7, '0')}`, data: { title: `Item ${i}`, score: (i * 7919) % 100_003, tag: `t${i % 97}` } });
 
 /** Imports items [from, to) by NDJSON in chunks; returns items per second. */

@@ -1,5 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { spawnNodeChild, waitUntilHealthy, type NodeChild } from '@pubstream/testing';
 
 export interface RunningChild {
   readonly child: ChildProcess;
@@ -10,80 +10,51 @@ export interface RunningChild {
   stop(): Promise<void>;
 }
 
-const procStatusKb = (pid: number, field: 'VmHWM' | 'VmRSS'): number => {
-  try {
-    const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Number(match[1]) * 1024 : 0;
-  } catch {
-    return 0;
-  }
-};
+/** When a started process is ready: a line of its output matches, or its health route answers 2xx. */
+export type Readiness = RegExp | { healthUrl: string };
 
 /**
  * Starts a TypeScript entry point in its own process (so the load generator and the server do
- * not share an event loop) and resolves once it prints a line matching `ready`.
+ * not share an event loop) and resolves once it is ready; a process that exits or is not ready
+ * within the time is killed and its last output reported.
  */
 export const startChild = async (
   entry: string,
   args: readonly string[],
-  options: { env?: NodeJS.ProcessEnv; ready: RegExp | { healthUrl: string }; timeoutMs?: number },
+  options: { env?: NodeJS.ProcessEnv; ready: Readiness; timeoutMs?: number },
 ): Promise<RunningChild & { match: RegExpExecArray }> => {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
-    env: { ...process.env, ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const match = await new Promise<RegExpExecArray>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${entry} did not become ready:\n${output.slice(-2000)}`)), options.timeoutMs ?? 60_000);
-    const ready = options.ready;
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const found = ready instanceof RegExp ? ready.exec(output) : null;
-      if (found) {
-        clearTimeout(timer);
-        resolve(found);
-      }
+  const node = spawnNodeChild(entry, args, { cwd: process.cwd(), env: { ...process.env, ...options.env } });
+  try {
+    const match = await waitForReadiness(node, entry, options.ready, options.timeoutMs ?? 60_000);
+    return { child: node.child, match, peakRssBytes: () => node.memory().peak, rssBytes: () => node.memory().rss, stop: () => node.stop(5_000) };
+  } catch (error) {
+    await node.kill();
+    throw error;
+  }
+};
+
+const waitForReadiness = async (node: NodeChild, entry: string, ready: Readiness, timeoutMs: number): Promise<RegExpExecArray> => {
+  if (!(ready instanceof RegExp)) {
+    // Processes that log nothing at the chosen level are ready when their health route answers.
+    await waitUntilHealthy(node, ready.healthUrl, { what: entry, timeoutMs, everyMs: 200, healthy: (status) => status >= 200 && status < 300 });
+    return /(.*)/.exec(ready.healthUrl) as RegExpExecArray;
+  }
+  return new Promise<RegExpExecArray>((resolve, reject) => {
+    const timer = setTimeout(() => finish(new Error(`${entry} did not become ready:\n${node.output().slice(-2000)}`)), timeoutMs);
+    const check = () => {
+      const found = ready.exec(node.output());
+      if (found) finish(found);
     };
-    if (!(ready instanceof RegExp)) {
-      // Processes that log nothing at the chosen level are ready when their health route answers.
-      const poll = async (): Promise<void> => {
-        while (child.exitCode === null) {
-          const ok = await fetch(ready.healthUrl).then((r) => r.ok, () => false);
-          if (ok) {
-            clearTimeout(timer);
-            resolve(/(.*)/.exec(ready.healthUrl) as RegExpExecArray);
-            return;
-          }
-          await new Promise((r) => setTimeout(r, 200));
-        }
-      };
-      void poll();
-    }
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => {
+    const finish = (outcome: RegExpExecArray | Error) => {
       clearTimeout(timer);
-      reject(new Error(`${entry} exited with ${code}:\n${output.slice(-2000)}`));
-    });
+      node.child.stdout?.off('data', check);
+      node.child.stderr?.off('data', check);
+      if (outcome instanceof Error) reject(outcome);
+      else resolve(outcome);
+    };
+    node.child.stdout?.on('data', check);
+    node.child.stderr?.on('data', check);
+    void node.exited.then((code) => finish(new Error(`${entry} exited with ${code}:\n${node.output().slice(-2000)}`)));
+    check();
   });
-  // Keep draining output so the child never blocks on a full pipe.
-  child.stdout?.resume();
-  child.stderr?.resume();
-  const pid = child.pid ?? 0;
-  return {
-    child,
-    match,
-    peakRssBytes: () => procStatusKb(pid, 'VmHWM'),
-    rssBytes: () => procStatusKb(pid, 'VmRSS'),
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        const kill = setTimeout(() => child.kill('SIGKILL'), 5_000);
-        child.once('exit', () => {
-          clearTimeout(kill);
-          resolve();
-        });
-        child.kill('SIGTERM');
-      }),
-  };
 };

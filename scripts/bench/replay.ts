@@ -5,7 +5,7 @@ import path from 'node:path';
 import { createSqliteEventStore, openSqliteDatabase, type EventStore, type StreamAppend } from '@pubstream/event-store';
 import { rebuildReadModels } from '@pubstream/projector';
 import { connectRedis, createMemoryStores, createRedisStores, newGenerationNamespace, type Stores } from '@pubstream/read-model';
-import type { ScenarioContext } from './scenarios.js';
+import type { ScenarioContext } from './scenarioContext.js';
 
 /** A log of `total` events: one collection, items created, then a quarter of them updated. */
 const buildLog = async (store: EventStore, total: number): Promise<void> => {

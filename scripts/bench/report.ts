@@ -40,7 +40,7 @@ export const renderTable = (rows: readonly BenchRow[]): string => {
   return [header, header.map(() => '---'), ...lines].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
 };
 
-export const machineDescription = (): string =>
+const machineDescription = (): string =>
   `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${os.platform()} ${os.release()}, load average at the end ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')} (1/5/15 min)`;
 
 /** Writes bench-results/<stamp>.json (every run) and, for full runs, docs/BENCHMARKS-table.md. */

@@ -16,36 +16,40 @@ export interface BenchService {
 const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
 const CLI = 'apps/cli/src/main.ts';
 
-/** `pubstream start` (embedded profile) as its own process, on free loopback ports. */
-export const startEmbeddedService = async (extraEnv: NodeJS.ProcessEnv = {}): Promise<BenchService> => {
+/** A fresh data directory, two free loopback ports, and the environment every bench process shares. */
+const prepare = async () => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'pubstream-bench-'));
   const [port, adminPort] = [await freePort(), await freePort()];
-  const api = await startChild(CLI, ['start', '--no-demo'], {
-    env: {
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      ADMIN_PORT: String(adminPort),
-      ADMIN_TOKEN,
-      DATA_DIR: dataDir,
-      EVENT_STORE_URL: `sqlite:${dataDir}/events.db`,
-      LOG_LEVEL: 'warn',
-      // The load generator opens thousands of connections from one address.
-      MAX_CONNECTIONS_PER_ADDRESS: '0',
-      ...extraEnv,
-    },
-    ready: /public API\s+(http\S+)/,
-    timeoutMs: 120_000,
-  });
-  return {
+  const env: NodeJS.ProcessEnv = {
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    ADMIN_PORT: String(adminPort),
+    ADMIN_TOKEN,
+    DATA_DIR: dataDir,
+    EVENT_STORE_URL: `sqlite:${dataDir}/events.db`,
+    LOG_LEVEL: 'warn',
+    // The load generator opens thousands of connections and streams from one address.
+    MAX_CONNECTIONS_PER_ADDRESS: '0',
+    MAX_STREAMS_PER_ADDRESS: '0',
+  };
+  const service = (api: RunningChild, stopProcesses: () => Promise<unknown>): BenchService => ({
     publicUrl: `http://127.0.0.1:${port}`,
     adminUrl: `http://127.0.0.1:${adminPort}`,
     adminToken: ADMIN_TOKEN,
     api,
     stop: async () => {
-      await api.stop();
+      await stopProcesses();
       rmSync(dataDir, { recursive: true, force: true });
     },
-  };
+  });
+  return { port, adminPort, env, service };
+};
+
+/** `pubstream start` (embedded profile) as its own process, on free loopback ports. */
+export const startEmbeddedService = async (extraEnv: NodeJS.ProcessEnv = {}): Promise<BenchService> => {
+  const { env, service } = await prepare();
+  const api = await startChild(CLI, ['start', '--no-demo'], { env: { ...env, ...extraEnv }, ready: /public API\s+(http\S+)/, timeoutMs: 120_000 });
+  return service(api, () => api.stop());
 };
 
 /**
@@ -53,33 +57,10 @@ export const startEmbeddedService = async (extraEnv: NodeJS.ProcessEnv = {}): Pr
  * SQLite log file, Redis read models and rate limits, and a Kafka change stream.
  */
 export const startDistributedService = async (redisUrl: string, kafkaBrokers: string): Promise<BenchService> => {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'pubstream-bench-'));
-  const [port, adminPort] = [await freePort(), await freePort()];
-  const env: NodeJS.ProcessEnv = {
-    HOST: '127.0.0.1',
-    ADMIN_HOST: '127.0.0.1',
-    PORT: String(port),
-    ADMIN_PORT: String(adminPort),
-    ADMIN_TOKEN,
-    DATA_DIR: dataDir,
-    EVENT_STORE_URL: `sqlite:${dataDir}/events.db`,
-    REDIS_URL: redisUrl,
-    KAFKA_BROKERS: kafkaBrokers,
-    LOG_LEVEL: 'warn',
-    // The load generator opens thousands of connections from one address.
-    MAX_CONNECTIONS_PER_ADDRESS: '0',
-  };
+  const { port, adminPort, env: shared, service } = await prepare();
+  const env: NodeJS.ProcessEnv = { ...shared, ADMIN_HOST: '127.0.0.1', REDIS_URL: redisUrl, KAFKA_BROKERS: kafkaBrokers };
   const projector = await startChild(CLI, ['projector'], { env: { ...env, LOG_LEVEL: 'info' }, ready: /projector active/, timeoutMs: 120_000 });
   const admin = await startChild(CLI, ['admin'], { env, ready: { healthUrl: `http://127.0.0.1:${adminPort}/healthz` }, timeoutMs: 120_000 });
   const api = await startChild(CLI, ['api'], { env, ready: { healthUrl: `http://127.0.0.1:${port}/healthz` }, timeoutMs: 120_000 });
-  return {
-    publicUrl: `http://127.0.0.1:${port}`,
-    adminUrl: `http://127.0.0.1:${adminPort}`,
-    adminToken: ADMIN_TOKEN,
-    api,
-    stop: async () => {
-      await Promise.all([api.stop(), admin.stop(), projector.stop()]);
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
+  return service(api, () => Promise.all([api.stop(), admin.stop(), projector.stop()]));
 };

@@ -12,6 +12,30 @@ export interface SseLoad {
 }
 
 /**
+ * Counts SSE frames (blank-line separators) in a stream of chunks, including a separator split
+ * across two chunks: returns how many frames each chunk ends.
+ */
+export const createFrameCounter = (): ((chunk: string) => number) => {
+  let previousEndedWithNewline = false;
+  return (chunk) => {
+    let frames = previousEndedWithNewline && chunk.startsWith('\n') ? 1 : 0;
+    for (let at = chunk.indexOf('\n\n'); at !== -1; at = chunk.indexOf('\n\n', at + 2)) frames++;
+    previousEndedWithNewline = chunk.endsWith('\n') && !chunk.endsWith('\n\n');
+    return frames;
+  };
+};
+
+/** Records, for item updates, the time from the `ts` a writer put into the item's data to now. */
+const latencyRecorder = (latencies: number[]) =>
+  createParser({
+    onEvent: (event) => {
+      if (event.event !== 'update') return;
+      const payload = JSON.parse(event.data) as { dataId?: string; data: { ts?: number } };
+      if (payload.dataId !== undefined && typeof payload.data.ts === 'number') latencies.push(Date.now() - payload.data.ts);
+    },
+  });
+
+/**
  * Opens `count` raw SSE connections. Every connection counts frames cheaply (blank-line
  * separators); one in `sampleEvery` parses its stream with eventsource-parser and records the
  * latency from the `ts` a writer put into the item's data to its arrival here.
@@ -31,32 +55,14 @@ export const openSubscribers = async (url: string, count: number, sampleEvery: n
           return;
         }
         response.setEncoding('utf8');
-        const sampled = index % sampleEvery === 0;
-        const parser = sampled
-          ? createParser({
-              onEvent: (event) => {
-                if (event.event !== 'update') return;
-                const payload = JSON.parse(event.data) as { dataId?: string; data: { ts?: number } };
-                if (payload.dataId !== undefined && typeof payload.data.ts === 'number') latencies.push(Date.now() - payload.data.ts);
-              },
-            })
-          : null;
-        let previousEndedWithNewline = false;
-        let first = true;
+        const parser = index % sampleEvery === 0 ? latencyRecorder(latencies) : null;
+        const countFrames = createFrameCounter();
+        response.once('data', () => {
+          connected++;
+          resolve();
+        });
         response.on('data', (chunk: string) => {
-          if (first) {
-            first = false;
-            connected++;
-            resolve();
-          }
-          // Count frame separators, including one split across two chunks.
-          if (previousEndedWithNewline && chunk.startsWith('\n')) frames++;
-          let at = chunk.indexOf('\n\n');
-          while (at !== -1) {
-            frames++;
-            at = chunk.indexOf('\n\n', at + 2);
-          }
-          previousEndedWithNewline = chunk.endsWith('\n') && !chunk.endsWith('\n\n');
+          frames += countFrames(chunk);
           parser?.feed(chunk);
         });
       });

@@ -1,12 +1,10 @@
 import http from 'node:http';
+import { sleep } from '@pubstream/testing';
 import { busiestShare, openRetryingSubscribers, startArrivalRecorder } from '../../apps/api/src/subscribe/testing/retryingSubscribers.js';
 import { adminCall, createBenchKeys } from './adminClient.js';
 import type { BenchRow } from './report.js';
-import type { ScenarioContext } from './scenarios.js';
+import { bytesToMb as mb, type ScenarioContext } from './scenarioContext.js';
 import { startEmbeddedService, type BenchService } from './service.js';
-
-const mb = (bytes: number) => bytes / 2 ** 20;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * `count` readers that read a little now and then (one chunk every 0.3-0.7 s), far slower than the
@@ -58,7 +56,7 @@ const streamsEnded = async (service: BenchService): Promise<string> => {
  */
 const measureSlowReaders = async (context: ScenarioContext, push: (row: BenchRow) => void): Promise<void> => {
   const readers = 1_000;
-  const service = await startEmbeddedService({ MAX_STREAMS_PER_ADDRESS: '0' });
+  const service = await startEmbeddedService();
   try {
     const [key] = await createBenchKeys(service, 1);
     await adminCall(service, 'POST', '/collections', { slug: 'feed', name: 'Feed', sortableFields: [] });
@@ -98,7 +96,7 @@ const measureSlowReaders = async (context: ScenarioContext, push: (row: BenchRow
 const measureReconnectStorm = async (push: (row: BenchRow) => void): Promise<void> => {
   const streams = 2_000;
   const windowMs = 10_000;
-  const service = await startEmbeddedService({ MAX_STREAMS_PER_ADDRESS: '0', SHUTDOWN_RECONNECT_WINDOW_MS: String(windowMs) });
+  const service = await startEmbeddedService({ SHUTDOWN_RECONNECT_WINDOW_MS: String(windowMs) });
   const recorder = await startArrivalRecorder();
   try {
     const [key] = await createBenchKeys(service, 1);

@@ -1,39 +1,14 @@
 import { hashApiKey } from '@pubstream/access';
 import { startAllInOne, type AllInOne } from '@pubstream/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminCalls } from './support/adminCalls.js';
 
 // Black-box tests of the admin API over real HTTP, on the embedded profile (SQLite log in memory,
 // memory read models, the projector), started the way `pubstream start` starts it.
 
 let service: AllInOne;
 
-const call = async (method: string, path: string, options: { body?: unknown; raw?: string; type?: string; token?: string | null; headers?: Record<string, string> } = {}) => {
-  const headers: Record<string, string> = { ...options.headers };
-  if (options.token !== null) headers.authorization = `Bearer ${options.token ?? service.adminToken}`;
-  let body: string | undefined;
-  if (options.raw !== undefined) {
-    body = options.raw;
-    headers['content-type'] = options.type ?? 'application/json';
-  } else if (options.body !== undefined) {
-    body = JSON.stringify(options.body);
-    headers['content-type'] = options.type ?? 'application/json';
-  }
-  const response = await fetch(`${service.adminUrl}${path}`, { method, headers, body });
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text === '' ? null : JSON.parse(text) };
-};
-
-const head = () => service.eventStore.headPosition();
-
-/** Runs a request that must fail and checks that it appended nothing to the log. */
-const expectRefused = async (status: number, method: string, path: string, options: Parameters<typeof call>[2] = {}) => {
-  const before = await head();
-  const response = await call(method, path, options);
-  expect(response.status).toBe(status);
-  expect(response.body).toEqual({ error: expect.any(String), message: expect.any(String) });
-  expect(await head()).toBe(before);
-  return response.body as { error: string; message: string };
-};
+const { call, head, expectRefused } = adminCalls(() => service);
 
 beforeAll(async () => {
   service = await startAllInOne();

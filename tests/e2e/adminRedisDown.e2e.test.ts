@@ -1,10 +1,10 @@
 import { createSqliteEventStore, openSqliteDatabase, type EventStore } from '@pubstream/event-store';
-import { describeWithBackend, startLocalRedis, type LocalRedis } from '@pubstream/testing';
+import { describeWithBackend, startLocalRedis, eventually, type LocalRedis } from '@pubstream/testing';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ADMIN_TOKEN } from '../../apps/cli/src/distributed/testing/adminHttp.js';
 import { startDistributedCluster, type DistributedCluster } from '../../apps/cli/src/distributed/testing/distributedCluster.js';
-import { eventually, startNodeProcess, type NodeProcess } from '../../apps/cli/src/distributed/testing/nodeProcess.js';
+import { startNodeProcess, type NodeProcess } from '../../apps/cli/src/distributed/testing/nodeProcess.js';
 
 // Issue 15 finding 6 on real processes: `pubstream admin` on its Redis read model, fed by
 // `pubstream projector`, with this file's own Redis killed under it. A write whose events are in

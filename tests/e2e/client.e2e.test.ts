@@ -1,11 +1,7 @@
 // The client library against a real all-in-one server (HTTP, SQLite event store, in-process read
-// models and change stream): every method, every error class the server can produce, retries on a
-// real 429, and reactive mode across forced stream cycles and a server restart.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { EventSource } from 'eventsource';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// models and change stream): every method, every error class the server can produce and retries
+// on a real 429. Reactive mode: clientReactive.e2e.test.ts.
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   BadRequestError,
   createClient,
@@ -15,84 +11,18 @@ import {
   PubstreamError,
   RateLimitedError,
   UnauthorizedError,
-  type CollectionPage,
-  type ConnectedEvent,
   type FetchLike,
-  type WatchedItem,
 } from '@pubstream/client';
 import type { AllInOne as Server } from '../../apps/cli/src/allInOne.js';
-import { adminRequest, startClientServer } from './support/clientServer.js';
+import { errorOf, recordingFetch, slug, useClientE2eServer } from './support/clientE2eServer.js';
 
-const streamTtlMs = 1_500;
-const dataDir = mkdtempSync(join(tmpdir(), 'pubstream-client-e2e-'));
-const slug = 'articles';
+const e2e = useClientE2eServer();
+const { admin, createKey } = e2e;
 let server: Server;
-let publicPort: number;
-let adminPort: number;
-
-/** The embedded profile on loopback, with a short stream lifetime; the same ports + data dir restart it. */
-async function start(ports = { publicPort: 0, adminPort: 0 }): Promise<Server> {
-  return startClientServer(dataDir, {
-    PORT: String(ports.publicPort),
-    ADMIN_PORT: String(ports.adminPort),
-    STREAM_TTL_MS: String(streamTtlMs),
-    ADMIN_TOKEN: 'client-e2e-admin-token-0123456789',
-  });
-}
-
-const admin = <T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<T> => adminRequest<T>(server, method, path, body);
-
-const putItem = (dataId: string, data: Record<string, unknown>, collection = slug) =>
-  admin('PUT', `/admin/collections/${collection}/items/${dataId}`, { data });
-
-async function createKey(input: { type: 'live' | 'test'; allowedDomains?: string[]; rateLimit?: number }): Promise<{ key: string; keyId: string }> {
-  const created = await admin<{ key: string; keyId: string }>('POST', '/admin/keys', {
-    name: `client-e2e-${input.type}`,
-    type: input.type,
-    allowedDomains: input.allowedDomains ?? [],
-    ...(input.rateLimit ? { rateLimit: input.rateLimit } : {}),
-  });
-  return created;
-}
-
-/** Resolves once `predicate` holds, polling; fails with `what` after `ms`. */
-async function eventually(what: string, predicate: () => boolean, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
-/** A real fetch that records each response status and when the request was sent. */
-function recordingFetch() {
-  const calls: { at: number; status: number; headers: Headers }[] = [];
-  const fetchFn: FetchLike = async (input, init) => {
-    const at = Date.now();
-    const response = await fetch(input, init);
-    calls.push({ at, status: response.status, headers: response.headers });
-    return response;
-  };
-  return { calls, fetchFn };
-}
-
-const errorOf = async (promise: Promise<unknown>): Promise<unknown> => promise.then(() => new Error('expected a failure'), (error: unknown) => error);
-
 let key: string;
-
-beforeAll(async () => {
-  server = await start();
-  publicPort = Number(new URL(server.publicUrl).port);
-  adminPort = Number(new URL(server.adminUrl).port);
-  await admin('PUT', '/admin/plan', { plan: 'business', monthlyQuota: null });
-  await admin('POST', '/admin/collections', { slug, name: 'Articles', sortableFields: [{ name: 'rank', type: 'number' }] });
-  for (let i = 0; i < 120; i += 1) await putItem(`article-${String(i).padStart(3, '0')}`, { title: `Article ${i}`, rank: i, body: 'x'.repeat(20) });
-  key = (await createKey({ type: 'test' })).key;
-}, 120_000);
-
-afterAll(async () => {
-  await server?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
+beforeAll(() => {
+  server = e2e.server;
+  key = e2e.key;
 });
 
 describe('read methods', () => {
@@ -233,128 +163,5 @@ describe('retries', () => {
     const error = await errorOf(pending);
     expect(error).not.toBeInstanceOf(PubstreamError);
     expect((error as Error).name).toBe('AbortError');
-  });
-});
-
-describe('reactive mode', () => {
-  it(
-    'keeps a watcher current across forced stream cycles and a server restart, seeing every final value',
-    async () => {
-      await putItem('live-item', { title: 'v0' });
-      const connections: ConnectedEvent[] = [];
-      const client = createClient({
-        baseUrl: server.publicUrl,
-        apiKey: key,
-        reactive: true,
-        retry: { baseDelayMs: 100, maxDelayMs: 500 },
-        onStreamConnected: (event) => connections.push(event),
-      });
-      const seen: WatchedItem[] = [];
-      const pages: CollectionPage[] = [];
-      const stopItem = client.watchData('live-item', (item) => seen.push(item));
-      const stopCollection = client.watchCollection(slug, (page) => pages.push(page));
-      const latestTitle = () => seen.at(-1)?.data.title;
-
-      await eventually('the snapshot', () => latestTitle() === 'v0' && pages.length > 0);
-      expect(connections[0]?.ttlMs).toBeGreaterThan(0);
-
-      // At least five forced cycles: write, see the value, then wait for the next connection.
-      for (let cycle = 1; cycle <= 6; cycle += 1) {
-        const before = connections.length;
-        await putItem('live-item', { title: `v${cycle}` });
-        await eventually(`v${cycle}`, () => latestTitle() === `v${cycle}`);
-        await eventually(`cycle ${cycle}`, () => connections.length > before, streamTtlMs * 4);
-      }
-      expect(new Set(connections.map((c) => c.connectionId)).size).toBeGreaterThanOrEqual(6);
-      expect(client.currentData('live-item')).toEqual({ dataId: 'live-item', data: { title: 'v6' } });
-
-      // The collection watcher follows too: a new item changes the total.
-      const total = client.currentCollection(slug)!.total;
-      await putItem('live-item-2', { title: 'new', rank: 1000 });
-      await eventually('the new total', () => client.currentCollection(slug)?.total === total + 1);
-
-      // Restart on the same port and data directory; the watcher reconnects and catches up.
-      const beforeRestart = connections.length;
-      await server.stop();
-      // The stop is quick now (streams end at once and close their sockets): let this process see
-      // the old server's keep-alive sockets close before fetch would reuse one for the new server.
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      server = await start({ publicPort, adminPort });
-      await putItem('live-item', { title: 'after-restart' });
-      await eventually('the value written after the restart', () => latestTitle() === 'after-restart', 30_000);
-      await eventually('a new connection', () => connections.length > beforeRestart);
-
-      // A deletion reaches the watcher as null.
-      await admin('DELETE', `/admin/collections/${slug}/items/live-item`);
-      await eventually('the deletion', () => seen.at(-1) === null);
-
-      const expected = ['v0', 'v1', 'v2', 'v3', 'v4', 'v5', 'v6', 'after-restart'];
-      const titles = seen.map((item) => (item === null ? null : String(item.data.title)));
-      for (const v of expected) expect(titles).toContain(v);
-      // Never backwards: the values arrive in write order.
-      const order = titles.filter((t): t is string => t !== null).map((t) => expected.indexOf(t));
-      expect(order).toEqual([...order].sort((a, b) => a - b));
-      stopItem();
-      stopCollection();
-      client.close();
-    },
-    120_000,
-  );
-});
-
-describe('reactive mode edges', () => {
-  it('reports an item that does not exist as null, then its value once it is created', async () => {
-    const client = createClient({ baseUrl: server.publicUrl, apiKey: key, reactive: true });
-    const seen: WatchedItem[] = [];
-    client.watchData('not-yet', (item) => seen.push(item));
-    await eventually('null for the missing item', () => seen.length > 0);
-    expect(seen).toEqual([null]);
-    await putItem('not-yet', { title: 'born' });
-    await eventually('the created item', () => seen.length > 1);
-    expect(seen).toEqual([null, { dataId: 'not-yet', data: { title: 'born' } }]);
-    client.close();
-  });
-
-  it('reports a revoked key as UnauthorizedError and stops reconnecting', async () => {
-    const doomed = await createKey({ type: 'test' });
-    const errors: PubstreamError[] = [];
-    const connections: ConnectedEvent[] = [];
-    let opened = 0;
-    class CountingEventSource extends EventSource {
-      constructor(url: string) {
-        super(url);
-        opened += 1;
-      }
-    }
-    const client = createClient({
-      baseUrl: server.publicUrl,
-      apiKey: doomed.key,
-      reactive: true,
-      EventSource: CountingEventSource,
-      onStreamError: (error) => errors.push(error),
-      onStreamConnected: (event) => connections.push(event),
-    });
-    client.watchData('article-001', () => {});
-    await eventually('a connection', () => connections.length === 1);
-    await admin('DELETE', `/admin/keys/${doomed.keyId}`);
-    await eventually('the UnauthorizedError', () => errors.some((e) => e instanceof UnauthorizedError), streamTtlMs * 4);
-    const attempts = opened;
-    await new Promise((resolve) => setTimeout(resolve, streamTtlMs * 2));
-    expect(opened).toBe(attempts);
-    client.close();
-  });
-
-  it('reports a plan without reactive mode as ForbiddenError', async () => {
-    await admin('PUT', '/admin/plan', { plan: 'pro', monthlyQuota: null });
-    try {
-      const errors: PubstreamError[] = [];
-      const client = createClient({ baseUrl: server.publicUrl, apiKey: key, reactive: true, onStreamError: (error) => errors.push(error) });
-      client.watchCollection(slug, () => {});
-      await eventually('the ForbiddenError', () => errors.length > 0);
-      expect(errors[0]).toBeInstanceOf(ForbiddenError);
-      client.close();
-    } finally {
-      await admin('PUT', '/admin/plan', { plan: 'business', monthlyQuota: null });
-    }
   });
 });

@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeWithBackend, startLocalRedis, type LocalRedis } from '@pubstream/testing';
+import { describeWithBackend, eventually } from '@pubstream/testing';
 import { openSse, type ReceivedEvent, type SseTestClient } from '../../apps/api/src/subscribe/testing/sseTestClient.js';
-import { startDistributedCluster, type DistributedCluster } from '../../apps/cli/src/distributed/testing/distributedCluster.js';
-import { eventually, type NodeProcess } from '../../apps/cli/src/distributed/testing/nodeProcess.js';
+import type { DistributedCluster } from '../../apps/cli/src/distributed/testing/distributedCluster.js';
+import type { NodeProcess } from '../../apps/cli/src/distributed/testing/nodeProcess.js';
+import { usePrivateRedisCluster } from './support/privateRedisCluster.js';
 
 // The distributed profile as real processes (`pubstream admin|projector|api`): one admin, one
 // projector and two API nodes on a Redis of this file's own, a real Kafka broker and a SQLite log
@@ -13,8 +14,7 @@ const ORIGIN = 'https://shop.example.com';
 const isItem = (dataId: string) => (event: ReceivedEvent) => event.data?.dataId === dataId && event.event === 'update';
 
 describeWithBackend('kafka', 'distributed profile: two API nodes, one projector, one admin (real Redis + Kafka)', (brokers) => {
-  let redis: LocalRedis;
-  let cluster: DistributedCluster;
+  const setup = usePrivateRedisCluster(brokers, { apis: 2, projectors: 1 });
   const clients: SseTestClient[] = [];
   let admin: DistributedCluster['adminApi'];
   let apis: NodeProcess[] = [];
@@ -26,18 +26,13 @@ describeWithBackend('kafka', 'distributed profile: two API nodes, one projector,
   };
   const read = (node: NodeProcess, path: string, key: string) => fetch(`${node.url}${path}`, { headers: { 'X-API-Key': key, Origin: ORIGIN } });
 
-  beforeAll(async () => {
-    redis = await startLocalRedis();
-    cluster = await startDistributedCluster({ brokers, redisUrl: redis.url, apis: 2, projectors: 1 });
-    apis = cluster.apis;
-    admin = cluster.adminApi;
-  }, 120_000);
-
-  afterAll(async () => {
+  beforeAll(() => {
+    apis = setup.cluster.apis;
+    admin = setup.cluster.adminApi;
+  });
+  afterAll(() => {
     for (const client of clients.splice(0)) client.close();
-    await cluster?.stop();
-    await redis?.stop();
-  }, 60_000);
+  });
 
   it('a subscriber on each API node receives every admin write in version order; a read on either node reflects it', async () => {
     await admin('POST', '/admin/collections', { slug: 'live', name: 'Live' });

@@ -3,11 +3,11 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { createSqliteEventStore, openSqliteDatabase } from '@pubstream/event-store';
 import { compareReadModels, rebuildReadModels } from '@pubstream/projector';
 import { connectRedis, createRedisStores, type RedisReadModelClient } from '@pubstream/read-model';
-import { describeWithBackend, startLocalRedis, type LocalRedis } from '@pubstream/testing';
+import { describeWithBackend, startLocalRedis, eventually, type LocalRedis } from '@pubstream/testing';
 import { openSse, type ReceivedEvent, type SseTestClient } from '../../apps/api/src/subscribe/testing/sseTestClient.js';
 import { FAULT_EXIT_CODE } from '../../apps/cli/src/distributed/index.js';
 import { startDistributedCluster, type DistributedCluster } from '../../apps/cli/src/distributed/testing/distributedCluster.js';
-import { eventually, type NodeProcess } from '../../apps/cli/src/distributed/testing/nodeProcess.js';
+import type { NodeProcess } from '../../apps/cli/src/distributed/testing/nodeProcess.js';
 
 // Issue 7: projector failover and crashes between a read-model write and its publish, on real
 // processes (two API nodes, an admin, projectors) with real Redis and Kafka.

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeWithBackend, startLocalKafka, startLocalRedis, type LocalKafka, type LocalRedis } from '@pubstream/testing';
+import { describeWithBackend, startLocalKafka, startLocalRedis, eventually, sleep, type LocalKafka, type LocalRedis } from '@pubstream/testing';
 import { openSse, type SseTestClient } from '../../apps/api/src/subscribe/testing/sseTestClient.js';
 import { startDistributedCluster, type DistributedCluster } from '../../apps/cli/src/distributed/testing/distributedCluster.js';
-import { eventually, sleep } from '../../apps/cli/src/distributed/testing/nodeProcess.js';
 
 // Issue 7: the Kafka broker is killed and restarted while subscribers on two API nodes follow an
 // item written continuously through the admin process. Streams may survive or end with

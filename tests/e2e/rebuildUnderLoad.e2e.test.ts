@@ -1,12 +1,11 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { createSqliteEventStore, openSqliteDatabase } from '@pubstream/event-store';
 import { compareReadModels, rebuildReadModels } from '@pubstream/projector';
-import { connectRedis, createGenerationalRedisStores, createMemoryStores, readActiveGeneration, type RedisReadModelClient } from '@pubstream/read-model';
-import { describeWithBackend, startLocalRedis, type LocalRedis } from '@pubstream/testing';
+import { connectRedis, createGenerationalRedisStores, createMemoryStores, readActiveGeneration } from '@pubstream/read-model';
+import { describeWithBackend, eventually, sleep } from '@pubstream/testing';
 import { ADMIN_TOKEN } from '../../apps/cli/src/distributed/testing/adminHttp.js';
-import { startDistributedCluster, type DistributedCluster } from '../../apps/cli/src/distributed/testing/distributedCluster.js';
-import { eventually, sleep } from '../../apps/cli/src/distributed/testing/nodeProcess.js';
 import { rebuildGeneration } from '../../apps/cli/src/generationRebuild.js';
+import { usePrivateRedisCluster } from './support/privateRedisCluster.js';
 
 // Issue 11, must show: a rebuild under load. While a writer keeps changing and creating items
 // through `pubstream admin` and readers keep reading through `pubstream api`, the rebuild builds a
@@ -18,23 +17,10 @@ const ORIGIN = 'https://shop.example.com';
 const SEEDED = 1_500;
 
 describeWithBackend('kafka', 'projections rebuild under load (distributed processes)', (brokers) => {
-  let redis: LocalRedis;
-  let cluster: DistributedCluster;
-  let client: RedisReadModelClient;
-
-  beforeAll(async () => {
-    redis = await startLocalRedis();
-    cluster = await startDistributedCluster({ brokers, redisUrl: redis.url, apis: 1, projectors: 1 });
-    client = await connectRedis(redis.url, () => {});
-  }, 120_000);
-
-  afterAll(async () => {
-    await cluster?.stop();
-    await client?.close();
-    await redis?.stop();
-  }, 60_000);
+  const setup = usePrivateRedisCluster(brokers, { apis: 1, projectors: 1 });
 
   it('switches to a rebuilt generation while the API serves reads and the admin writes; nothing fails or goes back', async () => {
+    const { cluster, client, redis } = setup;
     await cluster.adminApi('POST', '/admin/collections', { slug: 'load', name: 'Load', sortableFields: [{ name: 'n', type: 'number' }] });
     const { key } = await cluster.adminApi<{ key: string }>('POST', '/admin/keys', { name: 'readers', type: 'live', allowedDomains: ['shop.example.com'], rateLimit: 50_000 });
     const lines = Array.from({ length: SEEDED }, (_, i) => JSON.stringify({ dataId: `seed-${i}`, data: { n: i } }));

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeWithBackend, startLocalRedis, type LocalRedis } from '@pubstream/testing';
+import { describeWithBackend, startLocalRedis, eventually, sleep, type LocalRedis } from '@pubstream/testing';
 import { startDistributedCluster, type DistributedCluster } from '../../apps/cli/src/distributed/testing/distributedCluster.js';
-import { eventually, sleep } from '../../apps/cli/src/distributed/testing/nodeProcess.js';
 
 // Issue 5 on real processes: two `pubstream api` nodes share one Redis (read models and rate
 // limits), fed by `pubstream projector`; the Redis is this file's own so that it can be killed.

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { createSqliteEventStore, openSqliteDatabase } from '@pubstream/event-store';
 import { compareReadModels, rebuildReadModels } from '@pubstream/projector';
-import { connectRedis, createRedisStores, type Stores, type RedisReadModelClient } from '@pubstream/read-model';
-import { describeWithBackend, startLocalRedis, type LocalRedis } from '@pubstream/testing';
+import { createRedisStores, type Stores } from '@pubstream/read-model';
+import { describeWithBackend, eventually, sleep } from '@pubstream/testing';
 import { ADMIN_TOKEN } from '../../apps/cli/src/distributed/testing/adminHttp.js';
-import { startDistributedCluster, type DistributedCluster } from '../../apps/cli/src/distributed/testing/distributedCluster.js';
-import { eventually, sleep, type NodeProcess } from '../../apps/cli/src/distributed/testing/nodeProcess.js';
+import type { NodeProcess } from '../../apps/cli/src/distributed/testing/nodeProcess.js';
+import { usePrivateRedisCluster } from './support/privateRedisCluster.js';
 
 // Issue 5: `pubstream projector` SIGKILLed at random moments during a 20,000-line NDJSON import
 // through `pubstream admin`, restarted each time. Afterwards the live Redis read model must equal
@@ -17,23 +17,10 @@ const DISTINCT = 16_000; // the last 4,000 lines update items written earlier in
 const KILLS = 5;
 
 describeWithBackend('kafka', 'projector killed during a 20,000-item import', (brokers) => {
-  let redis: LocalRedis;
-  let cluster: DistributedCluster;
-  let client: RedisReadModelClient;
-
-  beforeAll(async () => {
-    redis = await startLocalRedis();
-    cluster = await startDistributedCluster({ brokers, redisUrl: redis.url, apis: 0, projectors: 1 });
-    client = await connectRedis(redis.url, () => {});
-  }, 120_000);
-
-  afterAll(async () => {
-    await cluster?.stop();
-    await client?.close();
-    await redis?.stop();
-  }, 60_000);
+  const setup = usePrivateRedisCluster(brokers, { apis: 0, projectors: 1 });
 
   it('the Redis read model equals a fresh rebuild after 5 SIGKILLs of the projector', async () => {
+    const { cluster, client } = setup;
     await cluster.adminApi('POST', '/admin/collections', { slug: 'bulk', name: 'Bulk', sortableFields: [{ name: 'price', type: 'number' }, { name: 'label', type: 'string' }] });
     const lines = Array.from({ length: LINES }, (_, i) => {
       const n = i % DISTINCT;

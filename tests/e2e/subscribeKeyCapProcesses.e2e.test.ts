@@ -1,28 +1,19 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeWithBackend, startLocalRedis, type LocalRedis } from '@pubstream/testing';
+import { afterAll, expect, it } from 'vitest';
+import { describeWithBackend, eventually } from '@pubstream/testing';
 import { openSse, type SseTestClient } from '../../apps/api/src/subscribe/testing/sseTestClient.js';
-import { startDistributedCluster, type DistributedCluster } from '../../apps/cli/src/distributed/testing/distributedCluster.js';
-import { eventually } from '../../apps/cli/src/distributed/testing/nodeProcess.js';
+import { usePrivateRedisCluster } from './support/privateRedisCluster.js';
 
 // The per-key stream cap counts the streams of every API node, and a node that is killed (SIGKILL:
 // it releases nothing) frees its share within seconds, when its slots expire in Redis (issue 15,
 // finding 8). Real `pubstream api` processes of the distributed profile with MAX_STREAMS_PER_KEY=3.
 
 describeWithBackend('kafka', 'per-key stream cap across two real API processes, one of them killed', (brokers) => {
-  let redis: LocalRedis;
-  let cluster: DistributedCluster;
+  const setup = usePrivateRedisCluster(brokers, { apis: 2, projectors: 1, env: { MAX_STREAMS_PER_KEY: '3' } });
   const clients: SseTestClient[] = [];
 
-  beforeAll(async () => {
-    redis = await startLocalRedis();
-    cluster = await startDistributedCluster({ brokers, redisUrl: redis.url, apis: 2, projectors: 1, env: { MAX_STREAMS_PER_KEY: '3' } });
-  }, 120_000);
-
-  afterAll(async () => {
+  afterAll(() => {
     for (const client of clients.splice(0)) client.close();
-    await cluster?.stop();
-    await redis?.stop();
-  }, 60_000);
+  });
 
   const open = async (url: string, key: string): Promise<SseTestClient> => {
     const client = await openSse(`${url}/subscribe?${new URLSearchParams({ apiKey: key, collections: 'capped' }).toString()}`);
@@ -31,6 +22,7 @@ describeWithBackend('kafka', 'per-key stream cap across two real API processes, 
   };
 
   it('holds across both nodes; SIGKILL of one node frees its streams within seconds', async () => {
+    const { cluster } = setup;
     await cluster.adminApi('POST', '/admin/collections', { slug: 'capped', name: 'Capped' });
     const { key } = await cluster.adminApi<{ key: string }>('POST', '/admin/keys', { name: 'cap', type: 'test' });
     const [a, b] = cluster.apis as [(typeof cluster.apis)[0], (typeof cluster.apis)[0]];

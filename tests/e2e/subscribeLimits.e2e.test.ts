@@ -1,8 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createRedisStreamSlots } from '@pubstream/access';
 import type { RedisReadModelClient } from '@pubstream/read-model';
-import { openSse, type ReceivedEvent, type SseTestClient } from '../../apps/api/src/subscribe/testing/sseTestClient.js';
-import { createSubscribeTestWorld, type SubscribeTestWorld, type SubscribeTestWorldOptions } from '../../apps/api/src/subscribe/testing/subscribeTestWorld.js';
+import type { ReceivedEvent, SseTestClient } from '../../apps/api/src/subscribe/testing/sseTestClient.js';
+import { isItem, ORIGIN, useSubscribeWorlds } from './support/subscribeWorlds.js';
 
 /**
  * GET /subscribe at its limits, over real HTTP with a real SSE parser (docs/subscriptions.md):
@@ -10,28 +10,9 @@ import { createSubscribeTestWorld, type SubscribeTestWorld, type SubscribeTestWo
  * CORS headers of refusals. Regression tests of issue 15 (findings 7, 9 and 11).
  */
 
-const ORIGIN = 'https://app.example.com';
-const worlds: SubscribeTestWorld[] = [];
-const clients: SseTestClient[] = [];
-
-const world = async (options: SubscribeTestWorldOptions = {}): Promise<SubscribeTestWorld> => {
-  const created = await createSubscribeTestWorld(options);
-  worlds.push(created);
-  return created;
-};
-const connect = async (url: string, headers: Record<string, string> = { Origin: ORIGIN }): Promise<SseTestClient> => {
-  const client = await openSse(url, headers, 15_000);
-  clients.push(client);
-  return client;
-};
+const { world, connect } = useSubscribeWorlds({ connectTimeoutMs: 15_000 });
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-const isItem = (dataId: string) => (event: ReceivedEvent) => event.data?.dataId === dataId;
 const isPage = (slug: string) => (event: ReceivedEvent) => event.data?.collectionSlug === slug;
-
-afterEach(async () => {
-  for (const client of clients.splice(0)) client.close();
-  for (const created of worlds.splice(0)) await created.close();
-});
 
 describe('GET /subscribe: snapshots of any size up to the maximum', () => {
   it('delivers a 3 MB snapshot (a page of 20 items of 100 KB, 10 more items) to a client that starts reading late, then its deltas', async () => {

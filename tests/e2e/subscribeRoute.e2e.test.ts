@@ -1,6 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { openSse, type ReceivedEvent, type SseTestClient } from '../../apps/api/src/subscribe/testing/sseTestClient.js';
-import { createSubscribeTestWorld, type SubscribeTestWorld, type SubscribeTestWorldOptions } from '../../apps/api/src/subscribe/testing/subscribeTestWorld.js';
+import { describe, expect, it } from 'vitest';
+import type { SseTestClient } from '../../apps/api/src/subscribe/testing/sseTestClient.js';
+import { expectConsecutiveVersionsDuringWriteBurst, isItem, ORIGIN, tick, useSubscribeWorlds } from './support/subscribeWorlds.js';
 
 /**
  * GET /subscribe over real HTTP with a real SSE parser, mounted in a minimal Koa app over the real
@@ -8,27 +8,7 @@ import { createSubscribeTestWorld, type SubscribeTestWorld, type SubscribeTestWo
  * all-in-one process).
  */
 
-const ORIGIN = 'https://app.example.com';
-const worlds: SubscribeTestWorld[] = [];
-const clients: SseTestClient[] = [];
-
-const world = async (options: SubscribeTestWorldOptions = {}): Promise<SubscribeTestWorld> => {
-  const created = await createSubscribeTestWorld(options);
-  worlds.push(created);
-  return created;
-};
-const connect = async (url: string, headers: Record<string, string> = { Origin: ORIGIN }): Promise<SseTestClient> => {
-  const client = await openSse(url, headers);
-  clients.push(client);
-  return client;
-};
-const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-const isItem = (dataId: string) => (event: ReceivedEvent) => event.data?.dataId === dataId;
-
-afterEach(async () => {
-  for (const client of clients.splice(0)) client.close();
-  for (const created of worlds.splice(0)) await created.close();
-});
+const { world, connect } = useSubscribeWorlds();
 
 describe('GET /subscribe: the stream', () => {
   it('sends connected, the snapshot, then deltas, heartbeats and CORS headers for the key domain', async () => {
@@ -238,43 +218,7 @@ describe('GET /subscribe: hand-off and back-pressure', () => {
   it('race: 50 subscribers connecting at random moments during a write burst each see strictly consecutive versions', async () => {
     // Snapshot reads answer late, so writes land and their messages arrive while they are in flight.
     const w = await world({ coalesceMs: 5, slowReadsMs: 20 });
-    const { apiKey } = await w.createKey();
-    await w.putCollection('race');
-    await w.putItem('race', 'counter', { n: 0 });
-
-    let writing = true;
-    let last = 0;
-    const writer = (async () => {
-      while (writing) {
-        last = await w.putItem('race', 'counter', { n: last + 1 });
-        await tick();
-      }
-    })();
-    const subscribers = await Promise.all(
-      Array.from({ length: 50 }, async () => {
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * 300));
-        const client = await connect(w.subscribeUrl({ apiKey, dataIds: 'counter', collections: 'race' }));
-        await client.waitFor(isItem('counter'), 'snapshot');
-        return client;
-      }),
-    );
-    // Keep writing a little after the last one connected.
-    const target = last + 50;
-    while (last < target) await tick();
-    writing = false;
-    await writer;
-    const final = last;
-
-    for (const client of subscribers) {
-      await client.waitFor((e) => isItem('counter')(e) && e.data.version === final, `version ${final}`);
-      const versions = client.events.filter(isItem('counter')).map((e) => e.data.version as number);
-      const first = versions[0] as number;
-      expect(versions).toEqual(Array.from({ length: final - first + 1 }, (_, i) => first + i));
-      // Every data value matches its version: no stale payload under a newer version.
-      for (const event of client.events.filter(isItem('counter'))) expect(event.data.data.n).toBe(event.data.version);
-      const pageValues = client.events.filter((e) => e.data?.collectionSlug === 'race').map((e) => e.data.data.data[0].data.n as number);
-      for (let i = 1; i < pageValues.length; i++) expect(pageValues[i]).toBeGreaterThan(pageValues[i - 1] as number);
-    }
+    await expectConsecutiveVersionsDuringWriteBurst(w, (url) => connect(url), { spreadMs: 300, extraWrites: 50, awaitFinalPage: false });
   });
 
   it('recomputes a collection page once per window for all subscribers, not per write or per subscriber', async () => {

@@ -55,7 +55,7 @@ export interface ApiApp {
 }
 
 /**
- * The public read API (DESIGN.md §6): /public/data/:dataId, /public/batch,
+ * The public read API (docs/public-api.md; decisions in docs/decisions.md, "Public interface"): /public/data/:dataId, /public/batch,
  * /public/collections/:slug/data, /subscribe when given, and /healthz, /readyz, /metrics,
  * /openapi.json. Resolves once it listens to the change stream.
  */

@@ -1,9 +1,8 @@
 import type { Context } from 'koa';
-import { authorizeKey, checkRateLimits, createExpiringCache, createKeyCache, type AccessGrant, type RateLimiter } from '@pubstream/access';
-import type { ChangeMessage, ChangeStream, ChangeSubscription } from '@pubstream/change-stream';
-import { DEFAULT_PLAN } from '@pubstream/domain';
+import { authorizeKey, checkRateLimits, type AccessGrant, type RateLimiter } from '@pubstream/access';
+import type { ChangeStream, ChangeSubscription } from '@pubstream/change-stream';
 import type { CollectionRecord, KeyRecord, KeyStore, PlanRecord, ReadModel } from '@pubstream/read-model';
-import { backendCall } from './http/backendCall.js';
+import { createAccessCaches } from './accessCaches.js';
 import { applyCorsHeaders } from './http/cors.js';
 import type { UsageRecorder } from './usageRecorder.js';
 
@@ -20,7 +19,7 @@ export interface PublicAccessConfig {
 
 /** What every keyed route, /subscribe included, shares: one key, domain, plan, CORS and rate-limit check. */
 export interface PublicAccess {
-  /** 401/403 per DESIGN.md §6-7; also returns the project's plan. */
+  /** 401/403 as docs/public-api.md, "Keys and domains", says; also returns the project's plan. */
   authorize(params: { apiKey: string | undefined; origin: string | undefined; referer: string | undefined }): Promise<AccessGrant & { plan: PlanRecord }>;
   /** Counts the request: sets X-RateLimit-* on ctx, throws 429 when over. */
   consumeRate(ctx: Context, key: KeyRecord, plan: PlanRecord): Promise<void>;
@@ -38,8 +37,6 @@ export interface PublicAccess {
   close(): Promise<void>;
 }
 
-const FALLBACK_PLAN: PlanRecord = { plan: DEFAULT_PLAN, monthlyQuota: null, version: 0 };
-
 export const createPublicAccess = (deps: {
   readModel: Pick<ReadModel, 'getCollection'>;
   keys: Pick<KeyStore, 'getKeyByHash' | 'getPlan'>;
@@ -48,26 +45,14 @@ export const createPublicAccess = (deps: {
   usage: UsageRecorder;
   config: PublicAccessConfig;
 }): PublicAccess => {
-  const { readModel, config } = deps;
-  const keyStore = deps.keys;
-  const ttlMs = config.cacheTtlMs ?? 1_000;
-  const keys = createKeyCache({ ttlMs, load: (hash) => backendCall(keyStore.getKeyByHash(hash)) });
-  const plans = createExpiringCache({ ttlMs, load: async () => (await backendCall(keyStore.getPlan())) ?? FALLBACK_PLAN });
-  const collections = createExpiringCache({ ttlMs, load: (slug) => backendCall(readModel.getCollection(slug)) });
+  const { config } = deps;
+  const caches = createAccessCaches({ readModel: deps.readModel, keys: deps.keys }, config.cacheTtlMs ?? 1_000);
   let subscription: ChangeSubscription | null = null;
-
-  const onMessages = (messages: readonly ChangeMessage[]): void => {
-    for (const message of messages) {
-      if (message.kind === 'key') keys.invalidate(message.keyHash);
-      else if (message.kind === 'plan') plans.clear();
-      else if (message.kind === 'collection') collections.invalidate(message.slug);
-    }
-  };
 
   const authorize: PublicAccess['authorize'] = async (params) => {
     const [grant, plan] = await Promise.all([
-      authorizeKey(params, { getKey: keys.get, acceptTestKeys: config.acceptTestKeys, requireBrowserOrigin: config.requireBrowserOrigin }),
-      plans.get('plan'),
+      authorizeKey(params, { getKey: caches.keys.get, acceptTestKeys: config.acceptTestKeys, requireBrowserOrigin: config.requireBrowserOrigin }),
+      caches.plans.get('plan'),
     ]);
     return { ...grant, plan };
   };
@@ -82,31 +67,26 @@ export const createPublicAccess = (deps: {
       if (decision.rejection) throw decision.rejection;
     },
     recordUsage: (keyId) => deps.usage.record(keyId),
-    getCollection: (slug) => collections.get(slug),
+    getCollection: (slug) => caches.collections.get(slug),
     async authorizeRequest(ctx, keyFrom = 'header') {
       ctx.vary('Origin');
-      const fromQuery = ctx.query.apiKey;
-      const grant = await authorize({
-        apiKey: keyFrom === 'query' ? (Array.isArray(fromQuery) ? fromQuery[0] : fromQuery) : ctx.get('X-API-Key') || undefined,
-        origin: ctx.headers.origin,
-        referer: ctx.headers.referer,
-      });
+      const grant = await authorize({ apiKey: apiKeyOf(ctx, keyFrom), origin: ctx.headers.origin, referer: ctx.headers.referer });
       applyCorsHeaders(ctx, grant.corsOrigin);
       return grant;
     },
     async start() {
-      subscription = await deps.changeStream.subscribe({
-        onMessages,
-        onGap: () => {
-          keys.clear();
-          plans.clear();
-          collections.clear();
-        },
-      });
+      subscription = await deps.changeStream.subscribe({ onMessages: caches.onMessages, onGap: caches.onGap });
     },
     async close() {
       await subscription?.close();
       subscription = null;
     },
   };
+};
+
+/** The key of a request: `X-API-Key`, or on /subscribe the first `apiKey` query parameter. */
+export const apiKeyOf = (ctx: Pick<Context, 'query' | 'get'>, keyFrom: 'header' | 'query'): string | undefined => {
+  if (keyFrom === 'header') return ctx.get('X-API-Key') || undefined;
+  const fromQuery = ctx.query.apiKey;
+  return Array.isArray(fromQuery) ? fromQuery[0] : fromQuery;
 };

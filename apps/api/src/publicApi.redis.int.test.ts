@@ -1,36 +1,14 @@
-import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { createClient, type RedisClientType } from 'redis';
-import { createRedisRateLimiter } from '@pubstream/access';
-import { createRedisStores } from '@pubstream/read-model';
 import { describeWithBackend } from '@pubstream/testing';
-import { startApiHarness, type ApiHarness } from './testing/apiHarness.js';
+import { useRedisApiNodes } from './testing/redisApiNodes.js';
 
 // The public API on the distributed profile's Redis adapters (read model + shared rate limits).
 
 describeWithBackend('redis', 'public API on Redis', (url) => {
-  const client = createClient({ url }) as RedisClientType;
-  const ns = `api-test-${randomUUID().slice(0, 8)}`;
-  const harnesses: ApiHarness[] = [];
+  const nodes = useRedisApiNodes(url, 'api-test');
   const now = () => new Date('2026-11-23T10:17:30.000Z');
-  const start = async (redis: RedisClientType = client) => {
-    const h = await startApiHarness({
-      now,
-      stores: createRedisStores(redis, { namespace: ns }),
-      rateLimiter: createRedisRateLimiter({ client: redis, window: 'minute', now, keyPrefix: `${ns}:rl` }),
-    });
-    harnesses.push(h);
-    return h;
-  };
-
-  beforeAll(async () => {
-    await client.connect();
-  });
-  afterAll(async () => {
-    for (const h of harnesses) await h.close();
-    for await (const keys of client.scanIterator({ MATCH: `${ns}*` })) if (keys.length) await client.del(keys);
-    client.destroy();
-  });
+  const start = (redis?: RedisClientType) => nodes.start(now, redis);
 
   it('two API nodes on one Redis share a key limit: exactly `limit` successes, then 429 with headers', async () => {
     const a = await start();

@@ -1,47 +1,24 @@
-import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createClient, type RedisClientType } from 'redis';
-import { createRedisRateLimiter } from '@pubstream/access';
-import { createRedisStores } from '@pubstream/read-model';
+import { expect, it } from 'vitest';
 import { describeWithBackend } from '@pubstream/testing';
-import { startApiHarness, type ApiHarness } from './testing/apiHarness.js';
+import type { ApiHarness } from './testing/apiHarness.js';
+import { useRedisApiNodes } from './testing/redisApiNodes.js';
 
 // Issue 15, finding 8: two API nodes on one Redis, each with its own (fake) clock, 5 s apart and
 // days away from the real time. With windows taken from the Redis server clock, what the nodes'
 // clocks say must not matter at all (docs/public-api.md, Rate limits).
 
 describeWithBackend('redis', 'rate limits on two API nodes whose clocks differ by 5 s', (url) => {
-  const client = createClient({ url }) as RedisClientType;
-  const ns = `rl-skew-${randomUUID().slice(0, 8)}`;
-  const harnesses: ApiHarness[] = [];
+  const nodes = useRedisApiNodes(url, 'rl-skew');
   const clocks = { a: 0, b: 0 };
   /** Node a's clock at `iso`; node b's clock 5 s ahead of it. */
   const setClocks = (iso: string) => {
     clocks.a = Date.parse(iso);
     clocks.b = clocks.a + 5_000;
   };
-  const node = async (name: 'a' | 'b'): Promise<ApiHarness> => {
-    const now = () => new Date(clocks[name]);
-    const h = await startApiHarness({
-      now,
-      stores: createRedisStores(client, { namespace: ns }),
-      rateLimiter: createRedisRateLimiter({ client, window: 'minute', now, keyPrefix: `${ns}:rl` }),
-    });
-    harnesses.push(h);
-    return h;
-  };
+  const node = (name: 'a' | 'b'): Promise<ApiHarness> => nodes.start(() => new Date(clocks[name]));
   const burst = (nodes: ApiHarness[], count: number, raw: string) =>
     Promise.all(Array.from({ length: count }, (_, i) => nodes[i % nodes.length]!.get('/public/data/x', { 'X-API-Key': raw })));
   const admitted = (responses: Response[]) => responses.filter((r) => r.status === 200).length;
-
-  beforeAll(async () => {
-    await client.connect();
-  });
-  afterAll(async () => {
-    for (const h of harnesses) await h.close();
-    for await (const keys of client.scanIterator({ MATCH: `${ns}*` })) if (keys.length) await client.del(keys);
-    client.destroy();
-  });
 
   it('never admits more than the limit in one window, and the headers follow the server clock', async () => {
     // Node a just before a minute boundary, node b 5 s ahead: in different minutes by their clocks.

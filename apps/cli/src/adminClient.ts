@@ -11,11 +11,19 @@ export class AdminApiError extends Error {
   }
 }
 
+/** What the CLI's tools need of the admin API. */
+export interface AdminClient {
+  /** One request; resolves with the parsed JSON answer, throws AdminApiError for a failure. */
+  request(method: string, path: string, init?: { json?: unknown; body?: ReadableStream; type?: string }): Promise<unknown>;
+  /** Streams an NDJSON file to the import route (never read whole into memory). */
+  importFile(slug: string, file: string): Promise<unknown>;
+}
+
 /**
  * The CLI's tools (import, keys) talk to a running admin API, so they work the same against
  * the embedded and the distributed profile and get read-your-writes from the server.
  */
-export const createAdminClient = (baseUrl: string, token: string) => {
+export const createAdminClient = (baseUrl: string, token: string): AdminClient => {
   const request = async (method: string, path: string, init: { json?: unknown; body?: ReadableStream; type?: string } = {}): Promise<unknown> => {
     const headers: Record<string, string> = { authorization: `Bearer ${token}` };
     let body: string | ReadableStream | undefined;
@@ -43,7 +51,6 @@ export const createAdminClient = (baseUrl: string, token: string) => {
 
   return {
     request,
-    /** Streams an NDJSON file to the import route (never read whole into memory). */
     importFile: (slug: string, file: string) =>
       request('POST', `/admin/collections/${encodeURIComponent(slug)}/items:import`, {
         body: Readable.toWeb(createReadStream(file)) as ReadableStream,

@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { createAdminApp, type AdminService } from '@pubstream/admin';
+import type { AdminService } from '@pubstream/admin';
 import type { ChangeStream } from '@pubstream/change-stream';
 import { loadConfig, type Config } from '@pubstream/config';
 import type { EventStore } from '@pubstream/event-store';
 import { createLogger, createMetricsRegistry, type Logger } from '@pubstream/observability';
 import { createProjector, type Projector } from '@pubstream/projector';
-import type { ReadModel, RedisReadModelClient, Stores } from '@pubstream/read-model';
+import type { ReadModel, Stores } from '@pubstream/read-model';
 import { openChangeStream, openEventStore, openRateLimiter, openStores, openStreamSlots, processIdentity } from './adapters.js';
-import { adminAppConfigOf } from './adminAppConfig.js';
+import { serveAdminApi } from './adminApi.js';
 import { generateAdminToken } from './adminToken.js';
-import { edgeSettings, listen, type RunningServer } from './httpServer.js';
+import { createCleanupStack, startOrUndo, type CleanupStack } from './cleanupStack.js';
 import { createPublicApi, servePublicApi } from './publicApi.js';
 import { seedDemo, type DemoSeed } from './seedDemo.js';
 
@@ -59,115 +59,88 @@ export interface AllInOne {
   stop(): Promise<void>;
 }
 
-/** Runs the cleanups last-registered first; a failing one is logged and the others still run. */
-const runInReverse = async (cleanups: (() => Promise<void>)[], logger: Logger): Promise<void> => {
-  for (const cleanup of cleanups.splice(0).reverse()) {
-    try {
-      await cleanup();
-    } catch (error) {
-      logger.warn({ err: error }, 'error while stopping');
-    }
-  }
-};
-
-/** The memory stores start empty: the projector replays the whole log before anything is served. Returns the head. */
-const replayLog = async (eventStore: EventStore, projector: Projector, logger: Logger): Promise<number> => {
-  const head = await eventStore.headPosition();
-  if (head > 0) {
-    logger.info({ head }, 'rebuilding the read models from the event log');
-    while (!(await projector.waitFor(head, 10_000))) logger.info(await projector.status(), 'still rebuilding the read models');
-  }
-  return head;
-};
-
-/** The public API on the process's stores and change stream, listening; its stops join `cleanups`. */
-const startPublicApi = async (
-  deps: { config: Config; stores: Stores; changeStream: ChangeStream; redis: RedisReadModelClient | null; logger: Logger; now: () => Date },
-  cleanups: (() => Promise<void>)[],
-): Promise<{ readonly url: string }> => {
-  const { config, redis, logger, now } = deps;
-  const publicApi = await createPublicApi({ config, stores: deps.stores, changeStream: deps.changeStream, logger: logger.child({ component: 'api' }),
-    now,
-    // One registry per app: both define the http_* metrics (the API's is served on its /metrics).
-    metrics: createMetricsRegistry({ app: 'api', collectDefaults: false }),
-    // In front of the in-memory stores a cache only adds staleness.
-    cacheTtlMs: redis === null ? 0 : undefined,
-    rateLimiter: openRateLimiter(config, redis, now, logger),
-    streamSlots: openStreamSlots(redis),
-  });
-  cleanups.push(() => publicApi.close());
-  const publicServer = await servePublicApi(publicApi, config);
-  cleanups.push(() => publicServer.stop());
-  return publicServer;
-};
-
 /**
- * The embedded profile in one process (docs/architecture.md, Profiles): SQLite log, in-memory
- * stores rebuilt from the log by the projector at start, the in-process change stream, the public
- * API and the admin API on their ports. EVENT_STORE_URL / REDIS_URL / KAFKA_BROKERS swap in the distributed
+ * The embedded profile in one process (docs/architecture.md, "Profiles"): SQLite log, in-memory
+ * stores rebuilt from the log by the projector at start, the in-process change stream, the public API and the
+ * admin API on their ports. EVENT_STORE_URL / REDIS_URL / KAFKA_BROKERS swap in the distributed
  * adapters while keeping everything in one process. `pubstream start` runs this; e2e tests start it with free ports.
  */
 export const startAllInOne = async (options: AllInOneOptions = {}): Promise<AllInOne> => {
   const config: Config = Object.freeze({ ...loadConfig(options.env ?? EMBEDDED_TEST_ENV, 'all-in-one'), ...options.config });
   const logger = options.logger ?? createLogger({ level: config.logLevel, name: 'pubstream' });
   const now = options.now ?? (() => new Date());
-  const newId = options.newId ?? randomUUID;
   const adminToken = config.adminToken ?? generateAdminToken();
+  const cleanups = createCleanupStack((error) => logger.warn({ err: error }, 'error while stopping'));
 
-  const cleanups: (() => Promise<void>)[] = [];
-  const runCleanups = () => runInReverse(cleanups, logger);
-
-  try {
-    const eventStore = openEventStore(config, now);
-    cleanups.push(() => eventStore.close());
-    const { stores, redis } = await openStores(config, logger, now);
-    cleanups.push(() => stores.close());
-    const changeStream = openChangeStream(config, logger.child({ component: 'change-stream' }), processIdentity('all-in-one'));
-    cleanups.push(() => changeStream.close());
-    const projector = createProjector({ eventStore, stores, changeStream, logger: logger.child({ component: 'projector' }), now });
-    projector.start();
-    cleanups.push(() => projector.stop());
-
-    const head = await replayLog(eventStore, projector, logger);
-
+  return startOrUndo(cleanups, async () => {
+    const core = await startCore(config, logger, now, cleanups);
     // One registry per app: both define the http_* metrics (the API's is served on its /metrics).
-    const metrics = createMetricsRegistry({ app: 'admin' });
-    const adminApp = createAdminApp({
-      eventStore,
-      stores,
-      projector,
-      config: adminAppConfigOf(config, adminToken),
+    const admin = await serveAdminApi(config, {
+      adminToken,
+      eventStore: core.eventStore,
+      stores: core.stores,
+      projector: core.projector,
       logger: logger.child({ component: 'admin' }),
       now,
-      newId,
-      metrics,
+      newId: options.newId ?? randomUUID,
+      metrics: createMetricsRegistry({ app: 'admin' }),
     });
-    const adminServer: RunningServer = await listen(adminApp.callback(), config.adminHost, config.adminPort, edgeSettings(config, 'admin'));
-    cleanups.push(() => adminServer.close(config.shutdownTimeoutMs));
-
-    const publicServer = await startPublicApi({ config, stores, changeStream, redis, logger, now }, cleanups);
-
-    const demo = options.demo === true && head === 0 ? await seedDemo(adminApp.service) : null;
-
-    let stopping: Promise<void> | null = null;
+    cleanups.push(() => admin.server.close(config.shutdownTimeoutMs));
+    const publicApi = await createPublicApi({
+      config,
+      stores: core.stores,
+      changeStream: core.changeStream,
+      logger: logger.child({ component: 'api' }),
+      now,
+      metrics: createMetricsRegistry({ app: 'api', collectDefaults: false }),
+      // In front of the in-memory stores a cache only adds staleness.
+      cacheTtlMs: core.redis === null ? 0 : undefined,
+      rateLimiter: openRateLimiter(config, core.redis, now, logger),
+      streamSlots: openStreamSlots(core.redis),
+    });
+    cleanups.push(() => publicApi.close());
+    const publicServer = await servePublicApi(publicApi, config);
+    cleanups.push(() => publicServer.stop());
     return {
       config,
       publicUrl: publicServer.url,
-      adminUrl: adminServer.url,
+      adminUrl: admin.server.url,
       adminToken,
       adminTokenGenerated: config.adminToken === null,
-      demo,
-      eventLog: { location: config.eventStore.kind === 'sqlite' ? config.eventStore.path : 'EventStoreDB', positionAtStart: head },
-      eventStore,
-      stores,
-      readModel: stores.readModel,
-      changeStream,
-      projector,
-      admin: adminApp.service,
-      stop: () => (stopping ??= runCleanups()),
+      demo: options.demo === true && core.head === 0 ? await seedDemo(admin.service) : null,
+      eventLog: { location: config.eventStore.kind === 'sqlite' ? config.eventStore.path : 'EventStoreDB', positionAtStart: core.head },
+      eventStore: core.eventStore,
+      stores: core.stores,
+      readModel: core.stores.readModel,
+      changeStream: core.changeStream,
+      projector: core.projector,
+      admin: admin.service,
+      stop: cleanups.stop,
     };
-  } catch (error) {
-    await runCleanups();
-    throw error;
+  });
+};
+
+/** The log, the stores, the change stream and the projector, caught up with the log. */
+const startCore = async (config: Config, logger: Logger, now: () => Date, cleanups: CleanupStack) => {
+  const eventStore = openEventStore(config, now);
+  cleanups.push(() => eventStore.close());
+  const { stores, redis } = await openStores(config, logger, now);
+  cleanups.push(() => stores.close());
+  const changeStream = openChangeStream(config, logger.child({ component: 'change-stream' }), processIdentity('all-in-one'));
+  cleanups.push(() => changeStream.close());
+  const projector = createProjector({ eventStore, stores, changeStream, logger: logger.child({ component: 'projector' }), now });
+  projector.start();
+  cleanups.push(() => projector.stop());
+  const head = await catchUpWithLog(eventStore, projector, logger);
+  return { eventStore, stores, redis, changeStream, projector, head };
+};
+
+/** The memory stores start empty: replay the whole log before serving anything. Returns the log's head at start. */
+const catchUpWithLog = async (eventStore: EventStore, projector: Projector, logger: Logger): Promise<number> => {
+  const head = await eventStore.headPosition();
+  if (head > 0) {
+    logger.info({ head }, 'rebuilding the read models from the event log');
+    while (!(await projector.waitFor(head, 10_000))) logger.info(await projector.status(), 'still rebuilding the read models');
   }
+  return head;
 };

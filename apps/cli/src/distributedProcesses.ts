@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { createAdminApp } from '@pubstream/admin';
 import type { Config } from '@pubstream/config';
 import { createLogger, createMetricsRegistry, type Logger } from '@pubstream/observability';
 import { openChangeStream, openEventStore, openRateLimiter, openStores, openStreamSlots, processIdentity } from './adapters.js';
-import { adminAppConfigOf } from './adminAppConfig.js';
-import { edgeSettings, listen } from './httpServer.js';
+import { serveAdminApi } from './adminApi.js';
+import { createCleanupStack, startOrUndo, type CleanupStack } from './cleanupStack.js';
 import { createPublicApi, servePublicApi } from './publicApi.js';
 
 /** A started process of the distributed profile. */
@@ -13,33 +12,10 @@ export interface RunningProcess {
   stop(): Promise<void>;
 }
 
-type Cleanup = () => Promise<void>;
-
-const stopper = (logger: Logger, cleanups: Cleanup[]) => {
-  let stopping: Promise<void> | null = null;
-  return () =>
-    (stopping ??= (async () => {
-      for (const cleanup of cleanups.splice(0).reverse()) {
-        try {
-          await cleanup();
-        } catch (error) {
-          logger.warn({ err: error }, 'error while stopping');
-        }
-      }
-    })());
-};
-
 /** Runs `build`; on failure closes whatever it had opened, then rethrows. */
-const starting = async (logger: Logger, build: (cleanups: Cleanup[]) => Promise<string | null>): Promise<RunningProcess> => {
-  const cleanups: Cleanup[] = [];
-  const stop = stopper(logger, cleanups);
-  try {
-    const url = await build(cleanups);
-    return { url, stop };
-  } catch (error) {
-    await stop();
-    throw error;
-  }
+const starting = (logger: Logger, build: (cleanups: CleanupStack) => Promise<string | null>): Promise<RunningProcess> => {
+  const cleanups = createCleanupStack((error) => logger.warn({ err: error }, 'error while stopping'));
+  return startOrUndo(cleanups, async () => ({ url: await build(cleanups), stop: cleanups.stop }));
 };
 
 /** `pubstream api`: the public read API and SSE fanout on Redis + Kafka; many of them may run. */
@@ -76,16 +52,15 @@ export const startAdminProcess = (config: Config, logger: Logger = createLogger(
     cleanups.push(() => eventStore.close());
     const { stores } = await openStores(config, logger, now);
     cleanups.push(() => stores.close());
-    const app = createAdminApp({
+    const { server } = await serveAdminApi(config, {
+      adminToken: config.adminToken,
       eventStore,
       stores,
-      config: adminAppConfigOf(config, config.adminToken),
       logger,
       now,
       newId: randomUUID,
       metrics: createMetricsRegistry({ app: 'admin' }),
     });
-    const server = await listen(app.callback(), config.adminHost, config.adminPort, edgeSettings(config, 'admin'));
     cleanups.push(() => server.close(config.shutdownTimeoutMs));
     logger.info({ url: server.url }, 'admin API listening');
     return server.url;

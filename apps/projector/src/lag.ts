@@ -1,7 +1,7 @@
 import type { EventStore } from '@pubstream/event-store';
 
 /** Counting stops here: a status report must stay cheap even when a projector is far behind. */
-export const LAG_COUNT_CAP = 100_000;
+const LAG_COUNT_CAP = 100_000;
 
 export interface Lag {
   /** Events in (after, head], at most LAG_COUNT_CAP. */

@@ -1,21 +1,15 @@
 import type { EventStore } from '@pubstream/event-store';
 import type { ProjectionStore } from '@pubstream/read-model';
 import { countEvents, measureLag } from './lag.js';
-import { publishedCheckpointName } from './projector.js';
+import { publishedCheckpointName, type ProjectorStatus } from './projector.js';
 import { PROJECTIONS, type Projection } from './projections/index.js';
 
-export interface ProjectionStatusRow {
+/** One projection's progress: the projector's figures (applied, published, head, lag, events/s) without its in-process state. */
+export interface ProjectionStatusRow extends Omit<ProjectorStatus, 'name' | 'state'> {
   /** A projection of the registry. */
   readonly projection: string;
   /** The checkpoint it is applied by (all registered projections share the projector's). */
   readonly checkpoint: string;
-  readonly applied: number;
-  readonly published: number;
-  readonly head: number;
-  readonly lagEvents: number;
-  readonly lagSeconds: number;
-  /** Events the projector applied per second during the sample. */
-  readonly eventsPerSecond: number;
 }
 
 export interface ProjectionStatusOptions {

@@ -5,7 +5,8 @@ import { projectBatch } from './projectBatch.js';
 import { publishedCheckpointName } from './projector.js';
 import type { ProjectorStores } from './projectorStores.js';
 import { PROJECTIONS, type Projection } from './projections/index.js';
-import type { ProgressReporter, RebuildProgress } from './rebuildProgress.js';
+import { createRebuildMeter, type RebuildMeter } from './rebuildMeter.js';
+import type { ProgressReporter } from './rebuildProgress.js';
 
 export interface RebuildOptions {
   readonly eventStore: EventStore;
@@ -49,21 +50,6 @@ export interface RebuildResult {
   readonly differences?: ReadModelDifference[];
 }
 
-/** Rates and ETA after `seconds` of rebuilding (the ETA counts log positions: the head moves). */
-const progressAt = (at: Pick<RebuildProgress, 'from' | 'position' | 'head' | 'events'>, seconds: number): RebuildProgress => {
-  const elapsed = Math.max(0.001, seconds);
-  const positionsPerSecond = (at.position - at.from) / elapsed;
-  const etaSeconds = positionsPerSecond > 0 ? Math.max(0, at.head - at.position) / positionsPerSecond : null;
-  return { ...at, eventsPerSecond: at.events / elapsed, etaSeconds };
-};
-
-/** The projections named in `only` (all of the registry without it); unknown names throw. */
-const selectProjections = (registry: readonly Projection[], only: readonly string[] | undefined): readonly Projection[] => {
-  const unknown = (only ?? []).filter((name) => !registry.some((p) => p.name === name));
-  if (unknown.length > 0) throw new Error(`Unknown projection(s): ${unknown.join(', ')}; known: ${registry.map((p) => p.name).join(', ')}`);
-  return only ? registry.filter((p) => only.includes(p.name)) : registry;
-};
-
 /**
  * Builds read models from the event log into `target`, from its checkpoint (0 for a new
  * generation) to the head, then keeps catching up until no new event arrived during a pass, so
@@ -73,67 +59,71 @@ const selectProjections = (registry: readonly Projection[], only: readonly strin
  */
 export const rebuildReadModels = async (options: RebuildOptions): Promise<RebuildResult> => {
   const { eventStore, target } = options;
-  const now = options.now ?? (() => new Date());
-  const batchSize = options.batchSize ?? 1_000;
   const checkpointName = options.checkpointName ?? 'projector';
   const projections = selectProjections(options.projections ?? PROJECTIONS, options.only);
-
   const resumedFrom = await target.projections.getCheckpoint(checkpointName);
-  let position = resumedFrom;
-  let head = await eventStore.headPosition();
-  let events = 0;
-  const startedAt = now().getTime();
-  let lastReport = 0;
-
-  const snapshot = (): RebuildProgress => progressAt({ from: resumedFrom, position, head, events }, (now().getTime() - startedAt) / 1000);
-  const report = (force = false): void => {
-    const t = now().getTime();
-    if (!options.progress || (!force && t - lastReport < (options.progressEveryMs ?? 500))) return;
-    lastReport = t;
-    options.progress.update(snapshot());
-  };
-
+  const meter = createRebuildMeter({
+    resumedFrom,
+    head: await eventStore.headPosition(),
+    now: options.now ?? (() => new Date()),
+    progress: options.progress,
+    everyMs: options.progressEveryMs,
+  });
   const applyBatch = async (batch: readonly RecordedEvent[], through: number): Promise<void> => {
     const ops = batch.length > 0 ? await projectBatch(projections, target, decodeEvents(batch)) : [];
     await target.projections.apply(
       ops.map((o) => o.op),
       { projection: checkpointName, position: through },
     );
-    position = through;
-    events += batch.length;
-    report();
+    meter.position = through;
+    meter.events += batch.length;
+    meter.report();
   };
 
-  report(true);
-  let aborted = false;
-  while (!aborted) {
-    let batch: RecordedEvent[] = [];
-    for await (const event of eventStore.readAll({ after: position, until: head })) {
-      batch.push(event);
-      if (batch.length >= batchSize) {
-        await applyBatch(batch, event.position);
-        batch = [];
-        if (options.signal?.aborted) {
-          aborted = true;
-          break;
-        }
-      }
-    }
-    if (aborted) break;
-    // Up to the head even when its last positions hold no event of ours.
-    if (batch.length > 0 || position < head) await applyBatch(batch, head);
-    const newHead = await eventStore.headPosition();
-    if (newHead <= head) break;
-    head = newHead;
-  }
-
+  meter.report(true);
+  const aborted = await catchUp(eventStore, meter, applyBatch, options.batchSize ?? 1_000, options.signal);
   if (!aborted) {
     // Everything up to here was announced by the live projector: a projector switched onto this
     // generation must not announce it again.
-    await target.projections.apply([], { projection: publishedCheckpointName(checkpointName), position });
+    await target.projections.apply([], { projection: publishedCheckpointName(checkpointName), position: meter.position });
   }
-  const final = snapshot();
+  const final = meter.snapshot();
   if (options.progress && !aborted) options.progress.done(final);
   const differences = options.dryRun && options.live ? await compareReadModels(options.live, target) : undefined;
-  return { position, resumedFrom, events, eventsPerSecond: final.eventsPerSecond, aborted, ...(differences ? { differences } : {}) };
+  return { position: meter.position, resumedFrom, events: meter.events, eventsPerSecond: final.eventsPerSecond, aborted, ...(differences ? { differences } : {}) };
+};
+
+/** The projections named in `only` (all of the registry without it); an unknown name is an error. */
+export const selectProjections = (registry: readonly Projection[], only: readonly string[] | undefined): readonly Projection[] => {
+  const unknown = (only ?? []).filter((name) => !registry.some((p) => p.name === name));
+  if (unknown.length > 0) throw new Error(`Unknown projection(s): ${unknown.join(', ')}; known: ${registry.map((p) => p.name).join(', ')}`);
+  return only ? registry.filter((p) => only.includes(p.name)) : registry;
+};
+
+/**
+ * Reads the log from the meter's position to its head in batches, then again to the new head
+ * until a pass found no new event. Returns true when `signal` stopped it between batches.
+ */
+const catchUp = async (
+  eventStore: EventStore,
+  meter: RebuildMeter,
+  applyBatch: (batch: readonly RecordedEvent[], through: number) => Promise<void>,
+  batchSize: number,
+  signal: AbortSignal | undefined,
+): Promise<boolean> => {
+  for (;;) {
+    let batch: RecordedEvent[] = [];
+    for await (const event of eventStore.readAll({ after: meter.position, until: meter.head })) {
+      batch.push(event);
+      if (batch.length < batchSize) continue;
+      await applyBatch(batch, event.position);
+      batch = [];
+      if (signal?.aborted) return true;
+    }
+    // Up to the head even when its last positions hold no event of ours.
+    if (batch.length > 0 || meter.position < meter.head) await applyBatch(batch, meter.head);
+    const newHead = await eventStore.headPosition();
+    if (newHead <= meter.head) return false;
+    meter.head = newHead;
+  }
 };

@@ -2,8 +2,8 @@ import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 import type { KeyType } from '@pubstream/domain';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-/** `pk_live_` / `pk_test_` + 32 base62 characters (DESIGN.md §7). */
-export const API_KEY_PATTERN = /^pk_(live|test)_[0-9A-Za-z]{32}$/;
+/** `pk_live_` / `pk_test_` + 32 base62 characters (docs/decisions.md, "Keys, admin and dashboard"). */
+const API_KEY_PATTERN = /^pk_(live|test)_[0-9A-Za-z]{32}$/;
 
 export const keyPrefix = (type: KeyType): string => `pk_${type}_`;
 

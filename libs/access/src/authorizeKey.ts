@@ -24,9 +24,9 @@ export interface AccessGrant {
 export interface AccessDeps {
   /** Key record by SHA-256 hash, null when unknown or deleted (usually a KeyCache's `get`). */
   readonly getKey: (keyHash: string) => Promise<KeyRecord | null>;
-  /** false: test keys get 401 (DESIGN.md §7, ACCEPT_TEST_KEYS). */
+  /** false: test keys get 401 (ACCEPT_TEST_KEYS; docs/decisions.md, "Public interface"). */
   readonly acceptTestKeys: boolean;
-  /** true: live keys refuse requests that present no domain (DESIGN.md §6, REQUIRE_BROWSER_ORIGIN). */
+  /** true: live keys refuse requests that present no domain (REQUIRE_BROWSER_ORIGIN; docs/decisions.md, "Requesting domain"). */
   readonly requireBrowserOrigin: boolean;
 }
 
@@ -34,7 +34,7 @@ export interface AccessDeps {
 const hashOfKey = createKeyHashMemo();
 
 /**
- * Checks an API key and the requesting domain (specification, Authentication; DESIGN.md §6, §7).
+ * Checks an API key and the requesting domain (specification, Authentication; docs/public-api.md, "Keys and domains").
  * Throws UnauthorizedError (401 `Invalid API key`) for a missing, malformed, unknown or deleted
  * key and for a test key where test keys are refused; ForbiddenError (403 `Domain not allowed
  * for this API key`) when the domain is not whitelisted or cannot be determined.

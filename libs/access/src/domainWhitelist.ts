@@ -2,7 +2,7 @@ import type { KeyType } from '@pubstream/domain';
 import { normalizeHost } from './hostName.js';
 
 /** Always allowed for test keys, on top of their whitelist (specification, Authentication 5). */
-export const TEST_KEY_EXTRA_PATTERNS: readonly string[] = ['localhost', '127.0.0.1', '*.local'];
+const TEST_KEY_EXTRA_PATTERNS: readonly string[] = ['localhost', '127.0.0.1', '*.local'];
 
 /** A whitelist entry in canonical form: an exact host, or the base of a `*.` wildcard. */
 interface CompiledPattern {

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { createHeldStreams } from './heldStreams.js';
 import { DEFAULT_STREAM_SLOT_TTL_MS, type StreamSlots } from './streamSlots.js';
 
 /** Slots shared by the "nodes" of one process: key id → slot → expiry (ms). */
@@ -6,8 +8,6 @@ export interface MemoryStreamSlotStore {
 }
 
 export const createMemoryStreamSlotStore = (): MemoryStreamSlotStore => ({ keys: new Map() });
-
-let nodes = 0;
 
 /**
  * Stream slots in memory, for the embedded profile (one process). Same semantics as the Redis
@@ -19,8 +19,8 @@ export const createMemoryStreamSlots = (
   const store = options.store ?? createMemoryStreamSlotStore();
   const ttlMs = options.ttlMs ?? DEFAULT_STREAM_SLOT_TTL_MS;
   const now = options.now ?? Date.now;
-  const nodeId = options.nodeId ?? `memory-${++nodes}`;
-  const held = new Map<string, Set<string>>();
+  const nodeId = options.nodeId ?? `memory-${randomUUID()}`;
+  const held = createHeldStreams();
   const member = (streamId: string): string => `${nodeId}:${streamId}`;
 
   const live = (keyId: string): Map<string, number> => {
@@ -37,23 +37,19 @@ export const createMemoryStreamSlots = (
       const name = member(streamId);
       if (!slots.has(name) && slots.size >= limit) return false;
       slots.set(name, now() + ttlMs);
-      let mine = held.get(keyId);
-      if (!mine) held.set(keyId, (mine = new Set()));
-      mine.add(streamId);
+      held.add(keyId, streamId);
       return true;
     },
     async release(keyId, streamId) {
-      const mine = held.get(keyId);
-      mine?.delete(streamId);
-      if (mine?.size === 0) held.delete(keyId);
+      held.remove(keyId, streamId);
       const slots = store.keys.get(keyId);
       slots?.delete(member(streamId));
       if (slots?.size === 0) store.keys.delete(keyId);
     },
     async refresh() {
-      for (const [keyId, streams] of held) {
+      for (const { keyId, streamIds } of held.chunks()) {
         const slots = live(keyId);
-        for (const streamId of streams) slots.set(member(streamId), now() + ttlMs);
+        for (const streamId of streamIds) slots.set(member(streamId), now() + ttlMs);
       }
     },
     async count(keyId) {

@@ -1,12 +1,4 @@
-import { createHash } from 'node:crypto';
-
-/** A Lua script and its SHA-1, for EVALSHA. */
-export interface LuaScript {
-  readonly text: string;
-  readonly sha: string;
-}
-
-const script = (text: string): LuaScript => ({ text, sha: createHash('sha1').update(text).digest('hex') });
+import { luaScript as script } from './redisScripts.js';
 
 /** The Redis server's clock in Unix ms: every node sees the same time (TIME; Redis ≥ 5 replicates effects). */
 const SERVER_CLOCK = "(function() local t = redis.call('TIME') return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) end)()";

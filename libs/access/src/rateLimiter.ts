@@ -13,7 +13,7 @@ export interface SlidingWindowSpec {
 }
 
 /** 60 sub-buckets: one second per bucket for a minute window, one minute for an hour window. */
-export const SLIDING_WINDOWS: Readonly<Record<RateLimitWindow, SlidingWindowSpec>> = {
+const SLIDING_WINDOWS: Readonly<Record<RateLimitWindow, SlidingWindowSpec>> = {
   minute: { windowMs: 60_000, buckets: 60 },
   hour: { windowMs: 3_600_000, buckets: 60 },
 };

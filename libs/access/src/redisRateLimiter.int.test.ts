@@ -6,7 +6,8 @@ import { describeWithBackend } from '@pubstream/testing';
 import { decideMonthlyQuota, monthEndMs, monthOf, type MonthCount } from './monthlyQuota.js';
 import type { RateLimiter } from './rateLimiter.js';
 import { SCRIPTS_AT_GIVEN_TIME } from './rateLimitScripts.js';
-import { createRedisRateLimiter, scriptRunner } from './redisRateLimiter.js';
+import { createRedisRateLimiter } from './redisRateLimiter.js';
+import { scriptRunner } from './redisScripts.js';
 import { decideSlidingWindow, type WindowBucket } from './slidingWindow.js';
 import { testRateLimiterContract } from './testing/rateLimiterContract.js';
 

@@ -1,8 +1,9 @@
 import type { RedisReadModelClient } from '@pubstream/read-model';
-import type { RedisClientType, RedisClusterType } from 'redis';
 import { createCircuitBreaker } from './circuitBreaker.js';
 import { createMemoryRateLimiter } from './memoryRateLimiter.js';
-import { QUOTA_SCRIPT, WINDOW_SCRIPT, type LuaScript } from './rateLimitScripts.js';
+import { QUOTA_SCRIPT, WINDOW_SCRIPT } from './rateLimitScripts.js';
+import { withRedisTimeout } from './redisCallTimeout.js';
+import { scriptRunner, type LuaScript } from './redisScripts.js';
 import {
   rateLimitResult,
   slidingWindowSpec,
@@ -46,7 +47,7 @@ export const createRedisRateLimiter = (options: RedisRateLimiterOptions): RateLi
   const decide = async (script: LuaScript, key: string, args: number[], limit: number, fallback: () => Promise<RateLimitResult>): Promise<RateLimitResult> => {
     if (!breaker.allow()) return fallback();
     try {
-      const reply = await withTimeout(evaluate(script, key, args.map(String)), timeoutMs);
+      const reply = await withRedisTimeout(evaluate(script, key, args.map(String)), timeoutMs);
       const decision = parseReply(reply);
       breaker.succeeded();
       return rateLimitResult(limit, decision);
@@ -62,44 +63,6 @@ export const createRedisRateLimiter = (options: RedisRateLimiterOptions): RateLi
     consumeMonthly: (subject, quota) => decide(QUOTA_SCRIPT, `${prefix}:m:${subject}`, [quota], quota, () => insurance.consumeMonthly(subject, quota)),
   };
 };
-
-/** EVALSHA on the node that holds `key`; EVAL once when that node does not have the script yet. */
-export const scriptRunner = (client: RedisReadModelClient) => {
-  const cluster = 'masters' in client ? (client as RedisClusterType) : null;
-  const send = (key: string, args: string[]): Promise<unknown> =>
-    cluster ? cluster.sendCommand(key, false, args) : (client as RedisClientType).sendCommand(args);
-  return async (script: LuaScript, key: string, args: string[]): Promise<unknown> => {
-    try {
-      return await send(key, ['EVALSHA', script.sha, '1', key, ...args]);
-    } catch (error) {
-      if (!(error instanceof Error && error.message.startsWith('NOSCRIPT'))) throw error;
-      return send(key, ['EVAL', script.text, '1', key, ...args]);
-    }
-  };
-};
-
-export class RedisCallTimeoutError extends Error {
-  constructor(ms: number) {
-    super(`Redis did not answer within ${ms} ms`);
-    this.name = 'RedisCallTimeoutError';
-  }
-}
-
-// Our own timer rather than a client option: it bounds the whole call, cluster routing included.
-const withTimeout = <T>(call: Promise<T>, ms: number): Promise<T> =>
-  new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new RedisCallTimeoutError(ms)), ms);
-    call.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
-  });
 
 const parseReply = (reply: unknown): LimiterDecision => {
   if (!Array.isArray(reply) || reply.length !== 4 || !reply.every((value) => typeof value === 'number')) {

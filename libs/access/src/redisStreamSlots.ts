@@ -1,7 +1,9 @@
-import { createHash, randomUUID } from 'node:crypto';
-import type { RedisClientType, RedisClusterType } from 'redis';
+import { randomUUID } from 'node:crypto';
 import { ServiceUnavailableError } from '@pubstream/domain';
 import type { RedisReadModelClient } from '@pubstream/read-model';
+import { createHeldStreams } from './heldStreams.js';
+import { withRedisTimeout } from './redisCallTimeout.js';
+import { luaScript, redisSender, scriptRunner } from './redisScripts.js';
 import { DEFAULT_STREAM_SLOT_TTL_MS, type StreamSlots } from './streamSlots.js';
 
 // One sorted set per API key: member = node id + stream id, score = expiry in ms on the Redis
@@ -13,22 +15,20 @@ redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', string.format('%.0f', now))
 `;
 const SCRIPTS = {
   // ARGV: member, limit, ttl ms → 1 taken, 0 at the cap
-  acquire: `${NOW}local ttl = tonumber(ARGV[3])
+  acquire: luaScript(`${NOW}local ttl = tonumber(ARGV[3])
 if not redis.call('ZSCORE', KEYS[1], ARGV[1]) and redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
 redis.call('ZADD', KEYS[1], string.format('%.0f', now + ttl), ARGV[1])
 redis.call('PEXPIRE', KEYS[1], ttl)
-return 1`,
+return 1`),
   // ARGV: ttl ms, members of this node. A member that expired meanwhile (the node lost Redis for
   // longer than the TTL) is added back: its stream is still open.
-  refresh: `${NOW}local ttl = tonumber(ARGV[1])
+  refresh: luaScript(`${NOW}local ttl = tonumber(ARGV[1])
 local expires = string.format('%.0f', now + ttl)
 for i = 2, #ARGV do redis.call('ZADD', KEYS[1], expires, ARGV[i]) end
 redis.call('PEXPIRE', KEYS[1], ttl)
-return 1`,
-  count: `${NOW}return redis.call('ZCARD', KEYS[1])`,
+return 1`),
+  count: luaScript(`${NOW}return redis.call('ZCARD', KEYS[1])`),
 } as const;
-type ScriptName = keyof typeof SCRIPTS;
-const SHAS = Object.fromEntries(Object.entries(SCRIPTS).map(([name, text]) => [name, createHash('sha1').update(text).digest('hex')])) as Record<ScriptName, string>;
 
 /** Members per refresh call, so that one call holds Redis for a moment only. */
 const REFRESH_CHUNK = 500;
@@ -50,68 +50,37 @@ export const createRedisStreamSlots = (options: RedisStreamSlotsOptions): Stream
   const timeoutMs = options.timeoutMs ?? 1_000;
   const prefix = options.keyPrefix ?? 'ps:streams:';
   const nodeId = options.nodeId ?? randomUUID();
-  const cluster = 'masters' in options.client ? (options.client as RedisClusterType) : null;
-  const single = cluster ? null : (options.client as RedisClientType);
-  const held = new Map<string, Set<string>>();
+  const send = redisSender(options.client);
+  const run = scriptRunner(options.client);
+  const held = createHeldStreams();
   const member = (streamId: string): string => `${nodeId}:${streamId}`;
-
-  const send = (key: string, args: string[]): Promise<unknown> =>
-    cluster ? cluster.sendCommand(key, false, args) : (single as RedisClientType).sendCommand(args);
-
-  /** Bounded in time: a frozen or unreachable Redis gives 503, never a hang. */
-  const bounded = <T>(call: Promise<T>): Promise<T> => {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`Redis did not answer within ${timeoutMs} ms`)), timeoutMs);
-    });
-    return Promise.race([call, timeout])
-      .catch((error: unknown) => {
-        throw new ServiceUnavailableError('Stream limits are unavailable right now; try again', { cause: error });
-      })
-      .finally(() => clearTimeout(timer));
-  };
-
-  const run = async (name: ScriptName, key: string, args: string[]): Promise<unknown> => {
-    try {
-      return await send(key, ['EVALSHA', SHAS[name], '1', key, ...args]);
-    } catch (error) {
-      // The script cache is empty after a restart, a flush or a failover: EVAL loads it again.
-      if (!(error instanceof Error && error.message.startsWith('NOSCRIPT'))) throw error;
-      return send(key, ['EVAL', SCRIPTS[name], '1', key, ...args]);
-    }
-  };
+  const bounded = <T>(call: Promise<T>): Promise<T> => boundedSlotCall(call, timeoutMs);
 
   return {
     async acquire(keyId, streamId, limit) {
       if (limit <= 0) return false;
-      const taken = (await bounded(run('acquire', prefix + keyId, [member(streamId), String(limit), String(ttlMs)]))) === 1;
-      if (taken) {
-        let mine = held.get(keyId);
-        if (!mine) held.set(keyId, (mine = new Set()));
-        mine.add(streamId);
-      }
+      const taken = (await bounded(run(SCRIPTS.acquire, prefix + keyId, [member(streamId), String(limit), String(ttlMs)]))) === 1;
+      if (taken) held.add(keyId, streamId);
       return taken;
     },
     async release(keyId, streamId) {
       // Forgotten first: even if Redis does not answer, the heartbeat stops keeping it alive.
-      const mine = held.get(keyId);
-      mine?.delete(streamId);
-      if (mine?.size === 0) held.delete(keyId);
+      held.remove(keyId, streamId);
       await bounded(send(prefix + keyId, ['ZREM', prefix + keyId, member(streamId)]));
     },
     async refresh() {
-      const calls: Promise<unknown>[] = [];
-      for (const [keyId, streams] of held) {
-        const members = [...streams].map(member);
-        for (let start = 0; start < members.length; start += REFRESH_CHUNK) {
-          calls.push(run('refresh', prefix + keyId, [String(ttlMs), ...members.slice(start, start + REFRESH_CHUNK)]));
-        }
-      }
+      const calls = held.chunks(REFRESH_CHUNK).map(({ keyId, streamIds }) => run(SCRIPTS.refresh, prefix + keyId, [String(ttlMs), ...streamIds.map(member)]));
       // Issued together: node-redis pipelines them (per node on a cluster).
       await bounded(Promise.all(calls));
     },
     async count(keyId) {
-      return Number(await bounded(run('count', prefix + keyId, [])));
+      return Number(await bounded(run(SCRIPTS.count, prefix + keyId, [])));
     },
   };
 };
+
+/** Bounded in time: a frozen or unreachable Redis gives 503, never a hang. */
+const boundedSlotCall = <T>(call: Promise<T>, timeoutMs: number): Promise<T> =>
+  withRedisTimeout(call, timeoutMs).catch((error: unknown) => {
+    throw new ServiceUnavailableError('Stream limits are unavailable right now; try again', { cause: error });
+  });

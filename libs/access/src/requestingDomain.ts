@@ -1,7 +1,7 @@
 import { normalizeHost } from './hostName.js';
 
 /**
- * Where a request says it comes from (DESIGN.md §6): the Origin header, else the host of the
+ * Where a request says it comes from (docs/public-api.md, "How the requesting domain is determined"): the Origin header, else the host of the
  * Referer. `none` means no browser context at all (a server-side fetch); `invalid` covers
  * `Origin: null` and values that do not parse.
  */

@@ -1,21 +1,18 @@
-import { mergeBatchResults, splitIntoBatches } from './batching.js';
 import { type Clock, systemClock } from './clock.js';
-import { BadRequestError, type PubstreamError } from './errors.js';
+import type { PubstreamError } from './errors.js';
 import { type EventSourceConstructor, resolveEventSource } from './eventSourceResolver.js';
-import { type ApiRequest, type FetchLike, sendApiRequest } from './httpTransport.js';
-import { createLiveSubscription, defaultStreamTuning, type LiveSubscription, type StreamTuning } from './liveSubscription.js';
+import type { FetchLike } from './httpTransport.js';
+import { createLiveSubscription, type LiveSubscription } from './liveSubscription.js';
 import { createLocalCopy, type WatchedItem } from './localCopy.js';
+import { localCopySink } from './localCopySink.js';
+import { createReadMethods } from './readMethods.js';
 import { defaultRetryPolicy, type RetryPolicy } from './retryPolicy.js';
-import { runWithRetry, type RetryListener } from './runWithRetry.js';
-import type {
-  BatchResult,
-  CollectionPage,
-  ConnectedEvent,
-  DataItem,
-  FetchBatchOptions,
-  FetchCollectionOptions,
-  RequestOptions,
-} from './types.js';
+import type { RetryListener } from './runWithRetry.js';
+import { defaultStreamTuning, type StreamTuning } from './streamTuning.js';
+import type { BatchResult, CollectionPage, ConnectedEvent, DataItem, FetchBatchOptions, FetchCollectionOptions, RequestOptions } from './types.js';
+import { createWatcherRegistry, type Unsubscribe } from './watcherRegistry.js';
+
+export type { Unsubscribe } from './watcherRegistry.js';
 
 /** Options of {@link createClient}. */
 export interface ClientOptions {
@@ -42,9 +39,6 @@ export interface ClientOptions {
   /** Time sources (tests inject a fake one). */
   clock?: Partial<Clock>;
 }
-
-/** Unsubscribes a watcher; calling it twice is harmless. */
-export type Unsubscribe = () => void;
 
 /** The Pubstream client. */
 export interface PubstreamClient {
@@ -82,51 +76,25 @@ export function createClient(options: ClientOptions): PubstreamClient {
   const retry: RetryPolicy = { ...defaultRetryPolicy, ...options.retry };
   const clock: Clock = { ...systemClock, ...options.clock };
   const fetchFn: FetchLike = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-
-  const request = <T>(req: ApiRequest): Promise<T> =>
-    runWithRetry(() => sendApiRequest<T>(fetchFn, options.baseUrl, options.apiKey, req, clock), retry, clock, req.signal, options.onRetry);
-
-  const fetchData = (dataId: string, opts: RequestOptions = {}) =>
-    request<DataItem>({ method: 'GET', path: `/public/data/${encodeURIComponent(dataId)}`, signal: opts.signal });
-
-  const fetchBatch = async (dataIds: readonly string[], opts: FetchBatchOptions = {}): Promise<BatchResult> => {
-    const chunks = splitIntoBatches(dataIds);
-    const results: BatchResult[] = [];
-    // One chunk at a time: parallel chunks would only spend the key's rate limit faster.
-    for (const chunk of chunks) {
-      const body: { dataIds: string[]; fields?: string[] } = { dataIds: chunk };
-      if (opts.fields) body.fields = opts.fields;
-      results.push(await request<BatchResult>({ method: 'POST', path: '/public/batch', body, signal: opts.signal }));
-    }
-    return mergeBatchResults(results);
-  };
-
-  const fetchCollection = (slug: string, opts: FetchCollectionOptions = {}) =>
-    request<CollectionPage>({
-      method: 'GET',
-      path: `/public/collections/${encodeURIComponent(slug)}/data`,
-      query: { page: opts.page, limit: opts.limit, sort: opts.sort, order: opts.order },
-      signal: opts.signal,
-    });
+  const reads = createReadMethods({ fetch: fetchFn, baseUrl: options.baseUrl, apiKey: options.apiKey, retry, clock, onRetry: options.onRetry });
 
   const local = createLocalCopy();
-  const itemListeners = new Map<string, Set<(item: WatchedItem) => void>>();
-  const collectionListeners = new Map<string, Set<(page: CollectionPage) => void>>();
   let live: LiveSubscription | undefined;
-
-  const notify = <V>(listeners: Set<(value: V) => void> | undefined, value: V) => {
-    for (const listener of [...(listeners ?? [])]) {
-      try {
-        listener(value);
-      } catch (error) {
-        // A failing listener must not stop the others nor the stream.
-        queueMicrotask(() => {
-          throw error;
-        });
-      }
-    }
-  };
-
+  const resubscribe = () => subscription().watch({ collections: collections.keys(), dataIds: items.keys() });
+  const items = createWatcherRegistry<WatchedItem>({
+    limit: subscriptionLimits.dataIds,
+    what: 'dataIds',
+    current: (dataId) => local.item(dataId),
+    forget: (dataId) => local.forgetItem(dataId),
+    onKeysChanged: resubscribe,
+  });
+  const collections = createWatcherRegistry<CollectionPage>({
+    limit: subscriptionLimits.collections,
+    what: 'collections',
+    current: (slug) => local.collection(slug),
+    forget: (slug) => local.forgetCollection(slug),
+    onKeysChanged: resubscribe,
+  });
   const subscription = (): LiveSubscription => {
     if (!options.reactive) throw new TypeError('watchData/watchCollection need createClient({ reactive: true })');
     live ??= createLiveSubscription({
@@ -136,72 +104,31 @@ export function createClient(options: ClientOptions): PubstreamClient {
       retry,
       clock,
       tuning: { ...defaultStreamTuning, ...options.stream },
-      confirmItems: (ids) => fetchBatch(ids),
-      onItem: (dataId, data) => {
-        if (!itemListeners.has(dataId)) return;
-        const value = data === null ? null : { dataId, data };
-        if (local.setItem(dataId, value)) notify(itemListeners.get(dataId), value);
-      },
-      onCollection: (slug, page) => {
-        if (!collectionListeners.has(slug)) return;
-        if (local.setCollection(slug, page)) notify(collectionListeners.get(slug), page);
-      },
+      confirmItems: (ids) => reads.fetchBatch(ids),
+      ...localCopySink(local, items, collections),
       onConnected: (event) => options.onStreamConnected?.(event),
       onError: (error) => options.onStreamError?.(error),
     });
     return live;
   };
 
-  const resubscribe = () => subscription().watch({ collections: [...collectionListeners.keys()], dataIds: [...itemListeners.keys()] });
-
-  function watch<V>(
-    key: string,
-    listeners: Map<string, Set<(value: V) => void>>,
-    limit: number,
-    what: string,
-    current: () => V | undefined,
-    forget: () => void,
-    listener: (value: V) => void,
-  ): Unsubscribe {
-    subscription();
-    let set = listeners.get(key);
-    if (!set) {
-      if (listeners.size >= limit) throw new BadRequestError(400, 'Bad Request', `At most ${limit} ${what} can be watched at once`);
-      set = new Set();
-      listeners.set(key, set);
-      resubscribe();
-    }
-    set.add(listener);
-    const known = current();
-    if (known !== undefined) queueMicrotask(() => set.has(listener) && listener(known));
-    let active = true;
-    return () => {
-      if (!active) return;
-      active = false;
-      set.delete(listener);
-      if (set.size === 0 && listeners.get(key) === set) {
-        listeners.delete(key);
-        forget();
-        resubscribe();
-      }
-    };
-  }
-
   return {
-    fetchData,
-    fetchBatch,
-    fetchCollection,
-    watchData: (dataId, listener) =>
-      watch(dataId, itemListeners, subscriptionLimits.dataIds, 'dataIds', () => local.item(dataId), () => local.forgetItem(dataId), listener),
-    watchCollection: (slug, listener) =>
-      watch(slug, collectionListeners, subscriptionLimits.collections, 'collections', () => local.collection(slug), () => local.forgetCollection(slug), listener),
+    ...reads,
+    watchData(dataId, listener) {
+      subscription();
+      return items.add(dataId, listener);
+    },
+    watchCollection(slug, listener) {
+      subscription();
+      return collections.add(slug, listener);
+    },
     currentData: (dataId) => local.item(dataId),
     currentCollection: (slug) => local.collection(slug),
     close() {
       live?.close();
       live = undefined;
-      itemListeners.clear();
-      collectionListeners.clear();
+      items.clear();
+      collections.clear();
     },
   };
 }

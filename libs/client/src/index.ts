@@ -17,7 +17,7 @@ export type { RetryListener } from './runWithRetry.js';
 export type { Clock } from './clock.js';
 export type { FetchLike } from './httpTransport.js';
 export type { EventSourceConstructor, EventSourceLike } from './eventSourceResolver.js';
-export type { StreamTuning } from './liveSubscription.js';
+export type { StreamTuning } from './streamTuning.js';
 export type { WatchedItem } from './localCopy.js';
 export { maxBatchSize } from './batching.js';
 export type * from './types.js';

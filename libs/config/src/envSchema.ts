@@ -27,7 +27,7 @@ const optionalText = z
   .optional();
 
 /**
- * Every environment variable Pubstream reads (DESIGN.md §8). The same names mean the same thing
+ * Every environment variable Pubstream reads (docs/operations.md, "Configuration"). The same names mean the same thing
  * in every process; each role uses the subset it needs. Defaults are the embedded profile's.
  */
 export const envSchema = z.object({

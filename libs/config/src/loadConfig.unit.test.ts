@@ -14,7 +14,7 @@ const errorOf = (fn: () => unknown): ConfigError => {
 };
 
 describe('loadConfig', () => {
-  it('gives the embedded defaults of DESIGN.md §8 for an empty environment', () => {
+  it('gives the embedded defaults of docs/operations.md for an empty environment', () => {
     const config = loadConfig({}, 'all-in-one', CWD);
     expect(config).toMatchObject({
       port: 8080,

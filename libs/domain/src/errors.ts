@@ -54,11 +54,6 @@ export class NotFoundError extends PubstreamError {
     super(404, message);
   }
 }
-export class MethodNotAllowedError extends PubstreamError {
-  constructor(message = 'Method not allowed') {
-    super(405, message);
-  }
-}
 /** A business-rule conflict (the thing already exists, belongs elsewhere, …). */
 export class ConflictError extends PubstreamError {
   constructor(message: string) {

@@ -132,11 +132,3 @@ export type IdempotencyEvent = EventOf<'IdempotentRequestRecorded' | 'Idempotent
 
 export const EVENT_TYPES: readonly EventType[] = pubstreamEventSchema.options.map((o) => o.shape.type.value);
 
-/** Metadata written with every event. `occurredAt` is the business time projections use. */
-export const eventMetadataSchema = z.object({
-  occurredAt: z.string(),
-  idempotencyKey: z.string().optional(),
-  /** Schema version of `data`; absent means 1. Upcasters raise old versions on read. */
-  schemaVersion: z.number().int().positive().optional(),
-});
-export type EventMetadata = z.infer<typeof eventMetadataSchema>;

@@ -17,7 +17,7 @@ export interface PlanLimits {
 
 /**
  * Free, Pro and Enterprise come from the specification; Business is not given there and is
- * assumed between Pro and Enterprise (DESIGN.md §6).
+ * assumed between Pro and Enterprise (docs/decisions.md, "Business plan").
  */
 export const PLANS: Readonly<Record<PlanName, PlanLimits>> = Object.freeze({
   free: { name: 'free', defaultRateLimit: 100, maxRateLimit: 100, reactive: false, maxStreamsPerKey: 0 },

@@ -37,14 +37,14 @@ export const splitDomainList = (value: string): string[] =>
  * Writers that predate schemaVersion stamping write version-2 data without the field, so this
  * upcaster recognises version-1 data by its `domains` string and passes anything else through.
  */
-export const apiKeyDomainsV1toV2: Upcaster = (data) => {
+const apiKeyDomainsV1toV2: Upcaster = (data) => {
   if (!isRecord(data) || typeof data.domains !== 'string' || 'allowedDomains' in data) return data;
   const { domains, ...rest } = data;
   return { ...rest, allowedDomains: splitDomainList(domains) };
 };
 
 /** The upcasters of this code base; add one entry per schema change (docs/projections.md). */
-export const UPCASTERS: UpcasterRegistry = Object.freeze({
+const UPCASTERS: UpcasterRegistry = Object.freeze({
   ApiKeyCreated: { 1: apiKeyDomainsV1toV2 },
   ApiKeyUpdated: { 1: apiKeyDomainsV1toV2 },
 });
@@ -77,7 +77,7 @@ export const upcastData = (recorded: StoredEventShape, registry: UpcasterRegistr
 const knownTypes: ReadonlySet<string> = new Set<EventType>(EVENT_TYPES);
 
 /** True when this code base knows the event type (projections skip the others). */
-export const isKnownEventType = (type: string): type is EventType => knownTypes.has(type);
+const isKnownEventType = (type: string): type is EventType => knownTypes.has(type);
 
 /**
  * A stored event as a validated domain event of today's schema: upcast by

@@ -2,7 +2,7 @@ import { ConcurrencyError } from '@pubstream/domain';
 import type { ExpectedRevision } from './eventStore.js';
 
 /** How a stream's current revision is written in conflict errors: -1 means there is no stream. */
-export const describeRevision = (revision: number): string => (revision < 0 ? 'no_stream' : String(revision));
+const describeRevision = (revision: number): string => (revision < 0 ? 'no_stream' : String(revision));
 
 /**
  * Throws the port's ConcurrencyError when `current` (the stream's last revision, -1 when it has

@@ -18,7 +18,7 @@ export interface EdgeServerSettings {
 }
 
 /** How long a connection may go on sending a body after its answer was sent without reading it. */
-export const UNREAD_BODY_LINGER_MS = 5_000;
+const UNREAD_BODY_LINGER_MS = 5_000;
 
 /**
  * A request answered before its body was read (401, 404, 413, 415, …) keeps its connection only

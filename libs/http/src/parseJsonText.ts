@@ -1,10 +1,10 @@
 import { ValidationError } from '@pubstream/domain';
 
 /** JSON deeper than this is refused before it is parsed (docs/security.md). */
-export const MAX_JSON_DEPTH = 64;
+const MAX_JSON_DEPTH = 64;
 
-export const JSON_TOO_DEEP = 'JSON nested too deeply';
-export const PROTO_KEY_REFUSED = 'JSON key "__proto__" is not allowed';
+const JSON_TOO_DEEP = 'JSON nested too deeply';
+const PROTO_KEY_REFUSED = 'JSON key "__proto__" is not allowed';
 
 /**
  * True when brackets nest deeper than `maxDepth` outside strings. One flat pass over the text:

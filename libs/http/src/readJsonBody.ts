@@ -6,10 +6,10 @@ import { decodedBody } from './decodedBody.js';
 import { parseJsonText } from './parseJsonText.js';
 
 /** Largest accepted JSON body, after decompression (docs/decisions.md): bigger is 413. */
-export const MAX_JSON_BODY_BYTES = 1024 * 1024;
+const MAX_JSON_BODY_BYTES = 1024 * 1024;
 
 /** True when the request announces a body (a length above zero, or chunks). */
-export const hasBody = (req: IncomingMessage): boolean => {
+const hasBody = (req: IncomingMessage): boolean => {
   const length = req.headers['content-length'];
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 };

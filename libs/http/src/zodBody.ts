@@ -1,8 +1,6 @@
 import { ValidationError } from '@pubstream/domain';
-import type { Context } from 'koa';
 import type { z } from 'zod';
 import { echoInput } from './echoInput.js';
-import { readJsonBody } from './readJsonBody.js';
 
 const ISSUE_MESSAGE_CHARS = 200;
 
@@ -22,6 +20,3 @@ export const parseWith = <T>(schema: z.ZodType<T>, value: unknown): T => {
   if (!parsed.success) throw new ValidationError(describeIssues(parsed.error));
   return parsed.data;
 };
-
-/** Reads the JSON body (`{}` when there is none) and validates it. */
-export const readBody = async <T>(ctx: Context, schema: z.ZodType<T>): Promise<T> => parseWith(schema, await readJsonBody(ctx, { whenEmpty: {} }));

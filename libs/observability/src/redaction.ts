@@ -4,7 +4,7 @@
  * session cookies. Redaction works on field names, on URLs and on free text, so a key cannot leak
  * through a logged request, an error message or a stray `msg` string.
  */
-export const REDACTED = '[Redacted]';
+const REDACTED = '[Redacted]';
 
 const SECRET_FIELD_NAMES = new Set([
   'x-api-key',

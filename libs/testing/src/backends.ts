@@ -22,8 +22,6 @@ declare module 'vitest' {
   }
 }
 
-export const getBackend = (name: BackendName): string | undefined => inject('backends')[name];
-
 /**
  * A describe block that runs only when the backend is available. When it is not, it prints one
  * line naming the backend and the reason, and registers the suite as skipped: never a fake pass.

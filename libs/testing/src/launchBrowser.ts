@@ -5,7 +5,7 @@ import type { Browser, LaunchOptions } from 'playwright-core';
 const chromiumPath = '/usr/bin/chromium';
 
 /** Flags that keep a headless Chromium quiet and offline on a CI machine (no sandbox: we run as root). */
-export const chromiumArgs = [
+const chromiumArgs = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',

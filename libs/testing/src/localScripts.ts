@@ -2,7 +2,7 @@ import { execFile, execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 /** infra/local/, where the scripts that start Redis, a Redis Cluster and Kafka without Docker live. */
-export const infraLocalDir = fileURLToPath(new URL('../../../infra/local/', import.meta.url));
+const infraLocalDir = fileURLToPath(new URL('../../../infra/local/', import.meta.url));
 
 export type LocalScript = 'redis.sh' | 'redis-cluster.sh' | 'kafka.sh';
 

@@ -1,9 +1,9 @@
 import type { Context, Middleware } from 'koa';
 
-export const EXPOSED_HEADERS = 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, ETag';
+const EXPOSED_HEADERS = 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, ETag';
 
 /**
- * CORS (DESIGN.md §6). Preflights carry no key, so OPTIONS on a public path answers 204 allowing
+ * CORS (docs/public-api.md, "CORS"; docs/decisions.md, "Public interface"). Preflights carry no key, so OPTIONS on a public path answers 204 allowing
  * GET and POST with the headers X-API-Key and Content-Type; whether the origin may actually read
  * a response is decided per request, once the key is known (see `allowOrigin`).
  */

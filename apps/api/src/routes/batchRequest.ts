@@ -10,7 +10,7 @@ export interface BatchRequest {
 }
 
 /**
- * The body of POST /public/batch (DESIGN.md §6): `dataIds` 1–100 valid ids (duplicates are
+ * The body of POST /public/batch (docs/public-api.md, "Batch"): `dataIds` 1–100 valid ids (duplicates are
  * answered once, request order kept; over 100 is 400), optional `fields` as strings.
  */
 export const parseBatchRequest = (body: unknown): BatchRequest => {

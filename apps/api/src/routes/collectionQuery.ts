@@ -30,7 +30,7 @@ const integerIn = (name: string, value: QueryValue, fallback: number, min: numbe
 };
 
 /**
- * Page, limit, sort and order of a collection listing (DESIGN.md §6): page an integer ≥ 1,
+ * Page, limit, sort and order of a collection listing (docs/public-api.md, "Collection pages"): page an integer ≥ 1,
  * limit 1–100 (default 20), order asc|desc (default desc), sort one of `allowedSorts` (default
  * createdAt). Anything else is 400 naming the allowed values.
  */

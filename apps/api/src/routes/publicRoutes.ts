@@ -3,11 +3,11 @@ import { isValidDataId, isValidSlug, NotFoundError, ValidationError } from '@pub
 import { echoInput, readJsonBody } from '@pubstream/http';
 import type { ReadModel } from '@pubstream/read-model';
 import { backendCall } from '../http/backendCall.js';
-import { weakEtag } from '../http/etag.js';
 import type { PublicAccess } from '../publicAccess.js';
-import { parseBatchRequest, pickFields } from './batchRequest.js';
+import { parseBatchRequest } from './batchRequest.js';
 import { BUILT_IN_SORT_FIELDS, parseCollectionQuery } from './collectionQuery.js';
 import { keyedRoute } from './keyedRoute.js';
+import { batchReply, itemReply, itemStamp, pageCacheEntry, pageReply } from './publicReplies.js';
 import { createReplyCache } from './replyCache.js';
 
 /** The three read routes of the specification (Endpoints 1-3). */
@@ -24,14 +24,7 @@ export const publicRoutes = (router: Router, deps: { readModel: ReadModel; acces
       if (!isValidDataId(dataId)) throw new ValidationError('Invalid dataId format');
       const item = await backendCall(readModel.getItem(dataId));
       if (item === null) throw new NotFoundError('Data not found');
-      // The internal id changes when a deleted dataId is created again, whose version may repeat.
-      return itemReplies.get(item.dataId, `${item.id}@${item.version}`, () => {
-        const { id, collectionId, data, createdAt, updatedAt } = item;
-        return {
-          body: JSON.stringify({ id, dataId: item.dataId, collectionId, data, createdAt, updatedAt }),
-          etag: weakEtag(['item', item.dataId, item.version]),
-        };
-      });
+      return itemReplies.get(item.dataId, itemStamp(item), () => itemReply(item));
     }),
   );
 
@@ -39,15 +32,7 @@ export const publicRoutes = (router: Router, deps: { readModel: ReadModel; acces
     '/public/batch',
     keyedRoute(access, async (ctx) => {
       const request = parseBatchRequest(await readJsonBody(ctx));
-      const items = await backendCall(readModel.getItems(request.dataIds));
-      const data: { dataId: string; data: Readonly<Record<string, unknown>> }[] = [];
-      const notFound: string[] = [];
-      request.dataIds.forEach((dataId, index) => {
-        const item = items[index];
-        if (item) data.push({ dataId, data: pickFields(item.data, request.fields) });
-        else notFound.push(dataId);
-      });
-      return { body: JSON.stringify({ data, found: data.length, notFound }), etag: null };
+      return batchReply(request, await backendCall(readModel.getItems(request.dataIds)));
     }),
   );
 
@@ -67,22 +52,8 @@ export const publicRoutes = (router: Router, deps: { readModel: ReadModel; acces
         readModel.getCollectionPage(slug, { sort: query.sort, order: query.order, offset: (query.page - 1) * query.limit, limit: query.limit }),
       );
       if (result === null) throw notFound();
-      const versions = result.items.map((item) => `${item.id}@${item.version}`);
-      const name = `${slug}\u0000${query.sort}\u0000${query.order}\u0000${query.page}\u0000${query.limit}`;
-      return pageReplies.get(name, `${result.total}\u0000${versions.join('\u0000')}`, () => {
-        const body = {
-          data: result.items.map((item) => ({ dataId: item.dataId, data: item.data })),
-          total: result.total,
-          page: query.page,
-          limit: query.limit,
-          totalPages: Math.ceil(result.total / query.limit),
-        };
-        const tagged = result.items.map((item) => `${item.dataId}@${item.version}`);
-        return {
-          body: JSON.stringify(body),
-          etag: weakEtag(['page', slug, query.sort, query.order, query.page, query.limit, result.total, ...tagged]),
-        };
-      });
+      const { name, stamp } = pageCacheEntry(slug, query, result);
+      return pageReplies.get(name, stamp, () => pageReply(slug, query, result));
     }),
   );
 };

@@ -1,7 +1,8 @@
 import type { Config } from '@pubstream/config';
 import { createLogger, type Logger } from '@pubstream/observability';
-import { createProjector, type ProjectorState } from '@pubstream/projector';
+import { createProjector, type Projector, type ProjectorState } from '@pubstream/projector';
 import { openChangeStream, openEventStore, openStores, processIdentity } from '../adapters.js';
+import { createCleanupStack, startOrUndo } from '../cleanupStack.js';
 import type { RunningProcess } from '../distributedProcesses.js';
 import { DEFAULT_LEASE_TTL_MS, type ProjectorNodeOptions } from './config.js';
 import { crashBeforePublish } from './crashBeforePublish.js';
@@ -25,13 +26,8 @@ export const runProjectorNode = async (
 ): Promise<RunningProcess> => {
   const now = () => new Date();
   const holder = processIdentity('projector');
-  const cleanups: (() => Promise<void>)[] = [];
-  let stopping: Promise<void> | null = null;
-  const stop = () =>
-    (stopping ??= (async () => {
-      for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch((error: unknown) => logger.warn({ err: error }, 'error while stopping'));
-    })());
-  try {
+  const cleanups = createCleanupStack((error) => logger.warn({ err: error }, 'error while stopping'));
+  return startOrUndo(cleanups, async () => {
     const eventStore = openEventStore(config, now);
     cleanups.push(() => eventStore.close());
     const { stores } = await openStores(config, logger, now);
@@ -47,26 +43,28 @@ export const runProjectorNode = async (
     });
     projector.start();
     cleanups.push(() => projector.stop());
-
-    let shown: string | null = null;
-    const watch = setInterval(() => {
-      projector.status().then(
-        (status) => {
-          const line = roleLine(status.state);
-          if (line !== null && line !== shown) {
-            shown = line;
-            logger.info({ holder, applied: status.applied, published: status.published }, line);
-          }
-        },
-        () => {},
-      );
-    }, STATE_POLL_MS);
-    watch.unref();
-    cleanups.push(async () => clearInterval(watch));
+    const stopWatching = logRoleChanges(projector, (details, line) => logger.info({ holder, ...details }, line));
+    cleanups.push(async () => stopWatching());
     logger.info({ holder, leaseTtlMs: options.leaseTtlMs }, 'projector started');
-    return { url: null, stop };
-  } catch (error) {
-    await stop();
-    throw error;
-  }
+    return { url: null, stop: cleanups.stop };
+  });
+};
+
+/** Logs one line each time the projector's role changes (active / standby); returns what stops it. */
+const logRoleChanges = (projector: Pick<Projector, 'status'>, log: (details: { applied: number; published: number }, line: string) => void): (() => void) => {
+  let shown: string | null = null;
+  const watch = setInterval(() => {
+    projector.status().then(
+      (status) => {
+        const line = roleLine(status.state);
+        if (line !== null && line !== shown) {
+          shown = line;
+          log({ applied: status.applied, published: status.published }, line);
+        }
+      },
+      () => {},
+    );
+  }, STATE_POLL_MS);
+  watch.unref();
+  return () => clearInterval(watch);
 };

@@ -22,7 +22,7 @@ export interface ProjectionReads {
 }
 
 /**
- * One read model as pure functions plus a thin batched loader (STYLE.md, Domain):
+ * One read model as pure functions plus a thin batched loader (docs/projections.md, "How a batch is projected"):
  * `evolve(doc | null, event) => doc | null` (null = the record does not exist), and `toOp` maps
  * the outcome to a read-model write carrying the event's revision as `version`.
  */

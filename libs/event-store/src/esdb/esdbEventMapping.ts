@@ -1,8 +1,8 @@
 import { STREAM_PREFIXES } from '@pubstream/domain';
-import type { AllStreamRecordedEvent, EventData, JSONType, RecordedEvent as EsdbRecordedEvent } from '@eventstore/db-client';
+import type { AllStreamRecordedEvent, AllStreamResolvedEvent, EventData, JSONType, Position, RecordedEvent as EsdbRecordedEvent } from '@eventstore/db-client';
 import type { EventToAppend, RecordedEvent } from '../eventStore.js';
 import { ORIGINAL_EVENT_ID_KEY, isCanonicalUuid, uuidForEventId } from './esdbEventId.js';
-import { toPortPosition } from './esdbPosition.js';
+import { samePosition, toPortPosition } from './esdbPosition.js';
 
 /**
  * The port's event as the client's JSON event. Data and metadata travel as JSON; a non-UUID id is
@@ -44,3 +44,13 @@ export const fromEsdbRecordedEvent = (recorded: EsdbRecordedEvent | AllStreamRec
 /** Ours = not a system event and in one of the streams this service writes. */
 export const isPubstreamEvent = (recorded: { streamId: string; type: string }): boolean =>
   !recorded.type.startsWith('$') && STREAM_PREFIXES.some((prefix) => recorded.streamId.startsWith(prefix));
+
+/**
+ * Our events of a batch read from a `$all` subscription, as the port's events. `resumedAt` is the
+ * position a resubscription started from: the server delivers that event again (reads are
+ * inclusive), and it was delivered before.
+ */
+export const portEventsOfBatch = (batch: readonly AllStreamResolvedEvent[], resumedAt: Position | undefined): RecordedEvent[] =>
+  batch.flatMap((resolved) =>
+    resolved.event && isPubstreamEvent(resolved.event) && !samePosition(resolved.event.position, resumedAt) ? [fromEsdbRecordedEvent(resolved.event)] : [],
+  );

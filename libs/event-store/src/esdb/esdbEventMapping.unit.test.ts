@@ -1,7 +1,7 @@
-import type { AllStreamRecordedEvent, EventData } from '@eventstore/db-client';
+import type { AllStreamRecordedEvent, AllStreamResolvedEvent, EventData } from '@eventstore/db-client';
 import { describe, expect, it } from 'vitest';
 import { isCanonicalUuid, uuidForEventId } from './esdbEventId.js';
-import { fromEsdbRecordedEvent, isPubstreamEvent, toEsdbEventData } from './esdbEventMapping.js';
+import { fromEsdbRecordedEvent, isPubstreamEvent, portEventsOfBatch, toEsdbEventData } from './esdbEventMapping.js';
 
 const created = new Date('2026-01-02T03:04:05.000Z');
 
@@ -84,5 +84,24 @@ describe('which $all events are ours', () => {
     expect(isPubstreamEvent({ streamId: '$stats-127.0.0.1:2113', type: '$statsCollected' })).toBe(false);
     expect(isPubstreamEvent({ streamId: 'item-a', type: '$metadata' })).toBe(false);
     expect(isPubstreamEvent({ streamId: 'orders-1', type: 'OrderPlaced' })).toBe(false);
+  });
+});
+
+describe('a batch from a $all subscription', () => {
+  const resolved = (streamId: string, commit: number, type = 'ItemUpdated'): AllStreamResolvedEvent => ({
+    event: storedAs(toEsdbEventData({ eventId: `e${commit}`, type, data: { commit } }, () => 'unused'), streamId, 0n, BigInt(commit)),
+  }) as AllStreamResolvedEvent;
+
+  it('keeps our events in order, as the port\'s events', () => {
+    const batch = [resolved('item-a', 10), resolved('$stats', 11, '$statsCollected'), resolved('orders-1', 12), resolved('item-b', 13), {} as AllStreamResolvedEvent];
+    expect(portEventsOfBatch(batch, undefined).map((e) => [e.eventId, e.position])).toEqual([
+      ['e10', 10],
+      ['e13', 13],
+    ]);
+  });
+
+  it('drops the event at the position a resubscription started from: it was delivered before', () => {
+    const batch = [resolved('item-a', 10), resolved('item-b', 13)];
+    expect(portEventsOfBatch(batch, { commit: 10n, prepare: 10n }).map((e) => e.position)).toEqual([13]);
   });
 });

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { StreamNotFoundError, type EventStoreDBClient } from '@eventstore/db-client';
-import type { AppendResult, EventStore, EventSubscription, StreamAppendOutcome } from '../eventStore.js';
-import { PartialAppendError } from '../partialAppendError.js';
+import type { AppendResult, EventStore, RecordedEvent, StreamAppend } from '../eventStore.js';
+import { createSubscriptionSet } from '../subscriptionSet.js';
 import { toPortError } from './esdbErrors.js';
 import { fromEsdbRecordedEvent, toEsdbEventData } from './esdbEventMapping.js';
 import { toEsdbExpectedRevision } from './esdbExpectedRevision.js';
 import { toPortPosition } from './esdbPosition.js';
 import { esdbHeadPosition, readAllFromEsdb } from './esdbReadAll.js';
 import { startEsdbSubscription } from './esdbSubscription.js';
+import { type AppendOne, appendAllInTurn, appendEachInTurn } from './sequentialAppends.js';
 
 export interface EsdbEventStoreOptions {
   readonly newEventId?: () => string;
@@ -20,8 +21,6 @@ export interface EsdbEventStoreOptions {
   readonly onTransientError?: (error: unknown, retryInMs: number) => void;
 }
 
-const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
-
 /**
  * The event store port on EventStoreDB / KurrentDB. The server checks expected revisions and
  * deduplicates retried event ids; this adapter maps types and errors, filters `$all` to our
@@ -31,94 +30,51 @@ const asError = (error: unknown): Error => (error instanceof Error ? error : new
 export const createEsdbEventStore = (client: EventStoreDBClient, options: EsdbEventStoreOptions = {}): EventStore => {
   const newEventId = options.newEventId ?? randomUUID;
   const pageSize = options.readPageSize ?? 500;
-  const subscriptions = new Set<EventSubscription>();
-
-  const appendToStream: EventStore['appendToStream'] = async (streamName, events, { expectedRevision }) => {
-    try {
-      const result = await client.appendToStream(
-        streamName,
-        events.map((event) => toEsdbEventData(event, newEventId)),
-        { expectedRevision: toEsdbExpectedRevision(expectedRevision) },
-      );
-      return {
-        nextRevision: Number(result.nextExpectedRevision),
-        position: result.position ? toPortPosition(result.position) : 0,
-      };
-    } catch (error) {
-      throw toPortError(error, streamName);
-    }
-  };
+  const subscriptions = createSubscriptionSet();
+  const appendOne: AppendOne = (entry) => appendToEsdbStream(client, entry, newEventId);
 
   return {
-    appendToStream,
-
-    async appendToStreams(batch) {
-      const outcomes: StreamAppendOutcome[] = [];
-      for (const entry of batch) {
-        try {
-          const result = await appendToStream(entry.streamName, entry.events, { expectedRevision: entry.expectedRevision });
-          outcomes.push({ ok: true, result });
-        } catch (error) {
-          outcomes.push({ ok: false, error: asError(error) });
-        }
-      }
-      return outcomes;
-    },
-
-    async appendAll(batch) {
-      // Not atomic (see the port): entry after entry, stopping at the first failure.
-      const written: AppendResult[] = [];
-      for (const entry of batch) {
-        try {
-          written.push(await appendToStream(entry.streamName, entry.events, { expectedRevision: entry.expectedRevision }));
-        } catch (error) {
-          throw written.length === 0 ? error : new PartialAppendError(written, error);
-        }
-      }
-      return written;
-    },
-
-    async readStream(streamName) {
-      try {
-        const events = [];
-        for await (const resolved of client.readStream(streamName)) {
-          if (resolved.event) events.push(fromEsdbRecordedEvent(resolved.event));
-        }
-        return events;
-      } catch (error) {
-        if (error instanceof StreamNotFoundError) return [];
-        throw toPortError(error, streamName);
-      }
-    },
-
-    readAll(readOptions = {}) {
-      return readAllFromEsdb(client, readOptions, pageSize);
-    },
-
+    appendToStream: (streamName, events, { expectedRevision }) => appendOne({ streamName, events, expectedRevision }),
+    appendToStreams: (batch) => appendEachInTurn(appendOne, batch),
+    appendAll: (batch) => appendAllInTurn(appendOne, batch),
+    readStream: (streamName) => readEsdbStream(client, streamName),
+    readAll: (readOptions = {}) => readAllFromEsdb(client, readOptions, pageSize),
     subscribeToAll(subscribeOptions, handler) {
-      const subscription = startEsdbSubscription(
-        client,
-        {
-          after: subscribeOptions.after,
-          batchSize: subscribeOptions.batchSize ?? options.defaultBatchSize ?? 500,
-          retry: options.retry ?? { initialDelayMs: 100, maxDelayMs: 5_000 },
-          onTransientError: options.onTransientError,
-        },
-        handler,
-      );
-      subscriptions.add(subscription);
-      const forget = (): boolean => subscriptions.delete(subscription);
-      void subscription.done.then(forget, forget);
-      return subscription;
+      const settings = {
+        after: subscribeOptions.after,
+        batchSize: subscribeOptions.batchSize ?? options.defaultBatchSize ?? 500,
+        retry: options.retry ?? { initialDelayMs: 100, maxDelayMs: 5_000 },
+        onTransientError: options.onTransientError,
+      };
+      return subscriptions.track(startEsdbSubscription(client, settings, handler));
     },
-
-    headPosition() {
-      return esdbHeadPosition(client, Math.min(pageSize, 100));
-    },
-
+    headPosition: () => esdbHeadPosition(client, Math.min(pageSize, 100)),
     async close() {
-      await Promise.all([...subscriptions].map((subscription) => subscription.close()));
+      await subscriptions.closeAll();
       await client.dispose();
     },
   };
 };
+
+async function appendToEsdbStream(client: EventStoreDBClient, entry: StreamAppend, newEventId: () => string): Promise<AppendResult> {
+  try {
+    const events = entry.events.map((event) => toEsdbEventData(event, newEventId));
+    const result = await client.appendToStream(entry.streamName, events, { expectedRevision: toEsdbExpectedRevision(entry.expectedRevision) });
+    return { nextRevision: Number(result.nextExpectedRevision), position: result.position ? toPortPosition(result.position) : 0 };
+  } catch (error) {
+    throw toPortError(error, entry.streamName);
+  }
+}
+
+async function readEsdbStream(client: EventStoreDBClient, streamName: string): Promise<RecordedEvent[]> {
+  try {
+    const events = [];
+    for await (const resolved of client.readStream(streamName)) {
+      if (resolved.event) events.push(fromEsdbRecordedEvent(resolved.event));
+    }
+    return events;
+  } catch (error) {
+    if (error instanceof StreamNotFoundError) return [];
+    throw toPortError(error, streamName);
+  }
+}

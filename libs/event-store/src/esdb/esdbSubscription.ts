@@ -4,8 +4,9 @@ import type { EventSubscription, RecordedEvent } from '../eventStore.js';
 import { handlerScope } from '../handlerScope.js';
 import { runningSubscription } from '../runningSubscription.js';
 import { isTransientEsdbError, toPortError } from './esdbErrors.js';
-import { fromEsdbRecordedEvent, isPubstreamEvent } from './esdbEventMapping.js';
-import { samePosition, toEsdbReadPosition } from './esdbPosition.js';
+import { portEventsOfBatch } from './esdbEventMapping.js';
+import { toEsdbReadPosition } from './esdbPosition.js';
+import { createCancellablePause } from './cancellablePause.js';
 import { readableBatches } from './readableBatches.js';
 
 export interface EsdbSubscriptionOptions {
@@ -23,6 +24,16 @@ class HandlerFailure {
 
 const noop = (): void => undefined;
 
+type SubscribeClient = Pick<EventStoreDBClient, 'subscribeToAll'>;
+
+/** What the delivery loop and its sessions share. */
+interface LoopState {
+  closed: boolean;
+  /** Position of the last delivered event. */
+  cursor: number;
+  unsubscribeCurrent: () => Promise<void>;
+}
+
 /**
  * A catch-up subscription to `$all`, filtered on the server to our stream prefixes. Events arrive
  * in batches of what is buffered (at most batchSize); the handler is awaited before the next. On a
@@ -31,75 +42,75 @@ const noop = (): void => undefined;
  * non-transient error ends it: `done` rejects.
  */
 export const startEsdbSubscription = (
-  client: Pick<EventStoreDBClient, 'subscribeToAll'>,
+  client: SubscribeClient,
   options: EsdbSubscriptionOptions,
   handler: (events: RecordedEvent[]) => Promise<void>,
 ): EventSubscription => {
-  let closed = false;
-  let stopWaiting = noop;
-  let unsubscribeCurrent: () => Promise<void> = async () => undefined;
-
-  const pause = (ms: number): Promise<void> =>
-    new Promise((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      stopWaiting = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
-
-  const deliver = async (subscription: EventSubscription, events: RecordedEvent[]): Promise<void> => {
-    try {
-      await handlerScope.run(subscription, () => handler(events));
-    } catch (error) {
-      throw new HandlerFailure(error);
-    }
-  };
+  const state: LoopState = { closed: false, cursor: options.after, unsubscribeCurrent: async () => undefined };
+  const pause = createCancellablePause();
 
   const run = async (subscription: EventSubscription): Promise<void> => {
-    let cursor = options.after;
     let delay = options.retry.initialDelayMs;
-    while (!closed) {
-      const from = toEsdbReadPosition(cursor);
-      const resumeAt = typeof from === 'string' ? undefined : from;
-      const source = client.subscribeToAll({ fromPosition: from, filter: streamNameFilter({ prefixes: [...STREAM_PREFIXES] }) });
-      unsubscribeCurrent = async () => {
-        await source.unsubscribe().catch(noop);
-        // Cancelling the gRPC call does not always end the readable side: destroy it so readers finish.
-        source.destroy();
-      };
-      let failure: unknown; // stays undefined when the server just ended the stream: resubscribe too
+    const deliver = async (events: RecordedEvent[]): Promise<void> => {
       try {
-        for await (const batch of readableBatches<AllStreamResolvedEvent>(source, options.batchSize)) {
-          if (closed) return;
-          delay = options.retry.initialDelayMs;
-          const events = batch.flatMap((resolved) =>
-            resolved.event && isPubstreamEvent(resolved.event) && !samePosition(resolved.event.position, resumeAt)
-              ? [fromEsdbRecordedEvent(resolved.event)]
-              : [],
-          );
-          const last = events.at(-1);
-          if (!last) continue;
-          await deliver(subscription, events);
-          cursor = last.position;
-        }
+        await handlerScope.run(subscription, () => handler(events));
       } catch (error) {
-        if (error instanceof HandlerFailure) throw error.error;
-        failure = error;
-      } finally {
-        await unsubscribeCurrent();
+        throw new HandlerFailure(error);
       }
-      if (closed) return;
-      if (failure !== undefined && !isTransientEsdbError(failure)) throw toPortError(failure);
-      options.onTransientError?.(failure, delay);
-      await pause(delay);
+    };
+    while (!state.closed) {
+      const session = await runSession(client, options.batchSize, state, deliver);
+      if (session.delivered) delay = options.retry.initialDelayMs;
+      if (state.closed) return;
+      if (session.failure !== undefined && !isTransientEsdbError(session.failure)) throw toPortError(session.failure);
+      options.onTransientError?.(session.failure, delay);
+      await pause.wait(delay);
       delay = Math.min(delay * 2, options.retry.maxDelayMs);
     }
   };
 
   return runningSubscription(run, async () => {
-    closed = true;
-    stopWaiting();
-    await unsubscribeCurrent();
+    state.closed = true;
+    pause.stop();
+    await state.unsubscribeCurrent();
   });
 };
+
+/**
+ * One server subscription from the cursor, until it ends, fails or the loop closes. Returns the
+ * failure (undefined when the server just ended the stream: resubscribe too) and whether any
+ * batch arrived (which resets the backoff). A handler error (a HandlerFailure from `deliver`) is thrown.
+ */
+async function runSession(
+  client: SubscribeClient,
+  batchSize: number,
+  state: LoopState,
+  deliver: (events: RecordedEvent[]) => Promise<void>,
+): Promise<{ failure: unknown; delivered: boolean }> {
+  const from = toEsdbReadPosition(state.cursor);
+  const resumedAt = typeof from === 'string' ? undefined : from;
+  const source = client.subscribeToAll({ fromPosition: from, filter: streamNameFilter({ prefixes: [...STREAM_PREFIXES] }) });
+  state.unsubscribeCurrent = async () => {
+    await source.unsubscribe().catch(noop);
+    // Cancelling the gRPC call does not always end the readable side: destroy it so readers finish.
+    source.destroy();
+  };
+  let delivered = false;
+  try {
+    for await (const batch of readableBatches<AllStreamResolvedEvent>(source, batchSize)) {
+      if (state.closed) return { failure: undefined, delivered };
+      delivered = true;
+      const events = portEventsOfBatch(batch, resumedAt);
+      const last = events.at(-1);
+      if (!last) continue;
+      await deliver(events);
+      state.cursor = last.position;
+    }
+    return { failure: undefined, delivered };
+  } catch (error) {
+    if (error instanceof HandlerFailure) throw error.error;
+    return { failure: error, delivered };
+  } finally {
+    await state.unsubscribeCurrent();
+  }
+}

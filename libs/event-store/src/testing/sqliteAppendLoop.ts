@@ -12,8 +12,19 @@ if (!path) throw new Error('usage: sqliteAppendLoop.ts <database file>');
 const store = createSqliteEventStore(openSqliteDatabase(path));
 const revisions = new Map<string, number>();
 // Synchronous writes: a printed line means the append had returned before the next one started.
+// stdout is a non-blocking pipe: when the test reads slowly (a loaded machine) it is full and
+// writeSync throws EAGAIN, so wait a millisecond and write the rest.
+const pause = new Int32Array(new SharedArrayBuffer(4));
 const acknowledge = (position: number, eventId: string): void => {
-  writeSync(1, `${position} ${eventId}\n`);
+  const line = Buffer.from(`${position} ${eventId}\n`);
+  for (let written = 0; written < line.length; ) {
+    try {
+      written += writeSync(1, line, written);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
+      Atomics.wait(pause, 0, 0, 1);
+    }
+  }
 };
 
 for (let i = 0; ; i += 1) {

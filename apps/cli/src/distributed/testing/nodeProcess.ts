@@ -1,55 +1,24 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { freePort, spawnNodeChild, waitUntilHealthy, type NodeChild } from '@pubstream/testing';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../../../', import.meta.url));
 const MAIN = 'apps/cli/src/main.ts';
 
-/** A loopback port nobody listens on right now. */
-export const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-
-export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Polls `check` until it returns a value other than undefined; fails with `what` after `timeoutMs`. */
-export const eventually = async <T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 20_000, everyMs = 50): Promise<T> => {
-  const deadline = Date.now() + timeoutMs;
-  let lastError: unknown;
-  for (;;) {
-    try {
-      const value = await check();
-      if (value !== undefined) return value;
-    } catch (error) {
-      lastError = error;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${lastError instanceof Error ? ` (last error: ${lastError.message})` : ''}`);
-    await sleep(everyMs);
-  }
-};
-
-export interface NodeProcess {
+export interface NodeProcess extends NodeChild {
   readonly role: string;
-  readonly child: ChildProcess;
   /** http://127.0.0.1:PORT for api and admin (the port the test chose). */
   readonly url: string;
-  /** stdout + stderr so far (pino JSON lines). */
-  output(): string;
-  /** Resolves with the exit code (or signal) once the process has ended. */
-  readonly exited: Promise<number | string>;
-  isRunning(): boolean;
-  /** SIGKILL: a crash. */
-  kill(): Promise<void>;
-  /** SIGTERM and wait (SIGKILL after `graceMs`). */
-  stop(graceMs?: number): Promise<void>;
 }
+
+/**
+ * `node --import tsx apps/cli/src/main.ts <args>` (the real CLI) from the repository root, listening
+ * on loopback, with `env` over a minimal base environment (PATH and HOME).
+ */
+export const spawnCli = (args: readonly string[], env: Record<string, string>): NodeChild =>
+  spawnNodeChild(MAIN, args, {
+    cwd: REPO_ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', HOST: '127.0.0.1', ADMIN_HOST: '127.0.0.1', ...env },
+  });
 
 /**
  * Spawns `node --import tsx apps/cli/src/main.ts <role>` (the real CLI) with `env` over a minimal
@@ -57,71 +26,20 @@ export interface NodeProcess {
  */
 export const startNodeProcess = async (role: 'api' | 'projector' | 'admin', env: Record<string, string>, readyTimeoutMs = 60_000): Promise<NodeProcess> => {
   const port = role === 'projector' ? 0 : await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, role], {
-    cwd: REPO_ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '/tmp',
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'info',
-      HOST: '127.0.0.1',
-      ADMIN_HOST: '127.0.0.1',
-      ...(role === 'api' ? { PORT: String(port) } : role === 'admin' ? { ADMIN_PORT: String(port) } : {}),
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const child = spawnCli([role], {
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'info',
+    ...(role === 'api' ? { PORT: String(port) } : role === 'admin' ? { ADMIN_PORT: String(port) } : {}),
+    ...env,
   });
-  // Never leave a server behind when the test process itself ends abruptly.
-  const killOnExit = () => child.kill('SIGKILL');
-  process.once('exit', killOnExit);
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  let running = true;
-  const exited = new Promise<number | string>((resolve) =>
-    child.once('exit', (code, signal) => {
-      running = false;
-      process.off('exit', killOnExit);
-      resolve(code ?? signal ?? 'unknown');
-    }),
-  );
   const url = `http://127.0.0.1:${port}`;
-  const node: NodeProcess = {
-    role,
-    child,
-    url,
-    output: () => output,
-    exited,
-    isRunning: () => running,
-    kill: async () => {
-      if (running) child.kill('SIGKILL');
-      await exited;
-    },
-    stop: async (graceMs = 10_000) => {
-      if (!running) return;
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-      await exited;
-      clearTimeout(timer);
-    },
-  };
+  const node: NodeProcess = { ...child, role, url };
   if (role !== 'projector') {
     try {
-      await eventually(
-        `${role} on ${url} to answer /healthz`,
-        async () => {
-          if (!running) throw new Error(`${role} exited: ${output.slice(-2_000)}`);
-          const response = await fetch(`${url}/healthz`).catch(() => null);
-          if (response === null) return undefined;
-          await response.text();
-          return response.status < 500 ? true : undefined;
-        },
-        readyTimeoutMs,
-        100,
-      );
+      await waitUntilHealthy(child, `${url}/healthz`, { what: role, timeoutMs: readyTimeoutMs, everyMs: 100, healthy: (status) => status < 500 });
     } catch (error) {
       await node.kill();
-      throw new Error(`${error instanceof Error ? error.message : String(error)}\n${output.slice(-3_000)}`, { cause: error });
+      throw error;
     }
   }
   return node;

@@ -1,0 +1,47 @@
+import { createExpiringCache, createKeyCache, type ExpiringCache, type KeyCache } from '@pubstream/access';
+import type { ChangeMessage } from '@pubstream/change-stream';
+import { DEFAULT_PLAN } from '@pubstream/domain';
+import type { CollectionRecord, KeyStore, PlanRecord, ReadModel } from '@pubstream/read-model';
+import { backendCall } from './http/backendCall.js';
+
+const FALLBACK_PLAN: PlanRecord = { plan: DEFAULT_PLAN, monthlyQuota: null, version: 0 };
+
+/**
+ * This node's caches of key, plan and collection records in front of the key store and the read model, kept
+ * current by the change stream: a message drops what it is about, a gap drops everything.
+ */
+export interface AccessCaches {
+  readonly keys: KeyCache;
+  /** The project's plan (one entry, `plan`); the default plan before one was set. */
+  readonly plans: ExpiringCache<PlanRecord>;
+  readonly collections: ExpiringCache<CollectionRecord | null>;
+  onMessages(messages: readonly ChangeMessage[]): void;
+  onGap(): void;
+}
+
+export const createAccessCaches = (
+  stores: { readonly readModel: Pick<ReadModel, 'getCollection'>; readonly keys: Pick<KeyStore, 'getKeyByHash' | 'getPlan'> },
+  ttlMs: number,
+): AccessCaches => {
+  const { readModel } = stores;
+  const keys = createKeyCache({ ttlMs, load: (hash) => backendCall(stores.keys.getKeyByHash(hash)) });
+  const plans = createExpiringCache({ ttlMs, load: async () => (await backendCall(stores.keys.getPlan())) ?? FALLBACK_PLAN });
+  const collections = createExpiringCache({ ttlMs, load: (slug) => backendCall(readModel.getCollection(slug)) });
+  return {
+    keys,
+    plans,
+    collections,
+    onMessages(messages) {
+      for (const message of messages) {
+        if (message.kind === 'key') keys.invalidate(message.keyHash);
+        else if (message.kind === 'plan') plans.clear();
+        else if (message.kind === 'collection') collections.invalidate(message.slug);
+      }
+    },
+    onGap() {
+      keys.clear();
+      plans.clear();
+      collections.clear();
+    },
+  };
+};

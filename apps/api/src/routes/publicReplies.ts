@@ -1,0 +1,46 @@
+import type { ItemRecord, PageResult } from '@pubstream/read-model';
+import { weakEtag } from '../http/etag.js';
+import type { BatchRequest } from './batchRequest.js';
+import { pickFields } from './batchRequest.js';
+import type { CollectionQuery } from './collectionQuery.js';
+import type { Reply } from './keyedRoute.js';
+
+/** GET /public/data/:dataId: the item without its version, tagged by it. */
+export const itemReply = (item: ItemRecord): Reply => {
+  const { id, dataId, collectionId, data, createdAt, updatedAt } = item;
+  return { body: JSON.stringify({ id, dataId, collectionId, data, createdAt, updatedAt }), etag: weakEtag(['item', dataId, item.version]) };
+};
+
+/** The item replies cache key: the internal id changes when a deleted dataId is created again, whose version may repeat. */
+export const itemStamp = (item: ItemRecord): string => `${item.id}@${item.version}`;
+
+/** POST /public/batch: the items found in request order (with only the asked fields), and the ids not found. */
+export const batchReply = (request: BatchRequest, items: readonly (ItemRecord | null | undefined)[]): Reply => {
+  const data: { dataId: string; data: Readonly<Record<string, unknown>> }[] = [];
+  const notFound: string[] = [];
+  request.dataIds.forEach((dataId, index) => {
+    const item = items[index];
+    if (item) data.push({ dataId, data: pickFields(item.data, request.fields) });
+    else notFound.push(dataId);
+  });
+  return { body: JSON.stringify({ data, found: data.length, notFound }), etag: null };
+};
+
+/** The page replies cache: one entry per page asked for, valid while its items' versions and the total are unchanged. */
+export const pageCacheEntry = (slug: string, query: CollectionQuery, result: PageResult): { name: string; stamp: string } => ({
+  name: `${slug}\u0000${query.sort}\u0000${query.order}\u0000${query.page}\u0000${query.limit}`,
+  stamp: `${result.total}\u0000${result.items.map(itemStamp).join('\u0000')}`,
+});
+
+/** GET /public/collections/:slug/data: one page, tagged by the query, the total and the items' versions. */
+export const pageReply = (slug: string, query: CollectionQuery, result: PageResult): Reply => {
+  const body = {
+    data: result.items.map((item) => ({ dataId: item.dataId, data: item.data })),
+    total: result.total,
+    page: query.page,
+    limit: query.limit,
+    totalPages: Math.ceil(result.total / query.limit),
+  };
+  const tagged = result.items.map((item) => `${item.dataId}@${item.version}`);
+  return { body: JSON.stringify(body), etag: weakEtag(['page', slug, query.sort, query.order, query.page, query.limit, result.total, ...tagged]) };
+};

@@ -1,0 +1,60 @@
+import type { EventStoreLocation } from './eventStoreUrl.js';
+
+/**
+ * Which process is reading its configuration: the all-in-one service (`pubstream start`), one of
+ * the distributed profile's processes, or a one-shot CLI tool that talks to a running admin API.
+ */
+export type ProcessRole = 'all-in-one' | 'api' | 'projector' | 'admin' | 'tool';
+
+export interface Config {
+  readonly role: ProcessRole;
+  readonly nodeEnv: 'development' | 'production' | 'test';
+  readonly port: number;
+  readonly host: string;
+  readonly adminPort: number;
+  readonly adminHost: string;
+  /** null: not configured (the CLI generates one in development). */
+  readonly adminToken: string | null;
+  /** Host header names the admin port answers, in `hostName` form; `['*']`: any (docs/security.md). */
+  readonly adminAllowedHosts: readonly string[];
+  /** Failed admin authentications allowed per client address per minute before it is blocked. */
+  readonly adminAuthMaxFailures: number;
+  /** First block of a guessing address; doubles with each repeated block up to `adminAuthMaxBlockMs`. */
+  readonly adminAuthBlockMs: number;
+  readonly adminAuthMaxBlockMs: number;
+  /** Base URL of the admin API for CLI tools. */
+  readonly adminUrl: string;
+  /** Absolute path. */
+  readonly dataDir: string;
+  readonly eventStore: EventStoreLocation;
+  /** null: in-memory read models and rate limits (all-in-one only). */
+  readonly redisUrl: string | null;
+  /** null: in-process change stream (all-in-one only). */
+  readonly kafkaBrokers: readonly string[] | null;
+  readonly kafkaTopic: string;
+  readonly streamTtlMs: number;
+  readonly rateLimitWindow: 'minute' | 'hour';
+  readonly rateLimitWindowSeconds: number;
+  readonly acceptTestKeys: boolean;
+  readonly requireBrowserOrigin: boolean;
+  readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  readonly readYourWritesTimeoutMs: number;
+  readonly shutdownTimeoutMs: number;
+  /** HTTP_HEADERS_TIMEOUT_MS: the header block of a request must arrive within this (both ports). */
+  readonly httpHeadersTimeoutMs: number;
+  /** HTTP_REQUEST_TIMEOUT_MS: a whole request on the public port (headers and body). */
+  readonly httpRequestTimeoutMs: number;
+  /** ADMIN_REQUEST_TIMEOUT_MS: a whole request on the admin port, where imports stream large files. */
+  readonly adminRequestTimeoutMs: number;
+  readonly httpKeepAliveTimeoutMs: number;
+  /** MAX_CONNECTIONS_PER_ADDRESS: concurrent connections per client address and port; 0 = no cap. */
+  readonly maxConnectionsPerAddress: number;
+  /** Streams of a draining API node reconnect spread over this window (0: at once). */
+  readonly shutdownReconnectWindowMs: number;
+  /** Concurrent /subscribe streams per client address (IPv6: per /64) on one API node; 0 = no cap. */
+  readonly maxStreamsPerAddress: number;
+  /** MAX_STREAMS_PER_KEY: concurrent streams per key across every API node, below the plan's cap; null = the plan's. */
+  readonly maxStreamsPerKey: number | null;
+  /** Unsent bytes all streams of one API node may hold together before the largest are cut. */
+  readonly streamBufferBudgetBytes: number;
+}
