@@ -1,4 +1,4 @@
-import { collectionDecider, itemDecider, projectDecider } from '@pubstream/domain';
+import { collectionDecider, itemDecider, projectDecider, type CollectionCommand } from '@pubstream/domain';
 import type { EventToAppend, RecordedEvent } from '@pubstream/event-store';
 import { describe, expect, it } from 'vitest';
 import { decideCommand } from './decideCommand.js';
@@ -6,7 +6,7 @@ import { idempotentEventId } from './idempotency.js';
 import { keyedReplay } from './keyedReplay.js';
 
 const clock = { now: () => new Date('2026-01-01T00:00:00Z'), newId: () => 'new-id' };
-const create = { type: 'CreateCollection', slug: 'books', name: 'Books', sortableFields: [] } as const;
+const create: CollectionCommand = { type: 'CreateCollection', slug: 'books', name: 'Books', sortableFields: [] };
 
 /** The stream as the log would hold it after appending `toAppend` at `position` onwards. */
 const recorded = (streamName: string, toAppend: readonly EventToAppend[], first: { revision: number; position: number } = { revision: 0, position: 1 }): RecordedEvent[] =>
