@@ -24,7 +24,7 @@ export type NewKeyView = KeyView & { key: string | null };
 export type KeyInput = { name: string; type: KeyType; allowedDomains: readonly string[] | string; rateLimit?: number };
 
 /** A key record of the read model with its usage counters, as the admin shows it (masked). */
-export const keyRecordView = (record: KeyRecord, usage: KeyUsage | undefined): KeyView => ({
+const keyRecordView = (record: KeyRecord, usage: KeyUsage | undefined): KeyView => ({
   keyId: record.keyId,
   name: record.name,
   type: record.type,

@@ -11,7 +11,7 @@ export interface PlanView {
   readonly limits: { readonly defaultRateLimit: number; readonly maxRateLimit: number; readonly reactive: boolean; readonly maxStreamsPerKey: number };
 }
 
-export const planView = (plan: PlanName, monthlyQuota: number | null): PlanView => {
+const planView = (plan: PlanName, monthlyQuota: number | null): PlanView => {
   const { defaultRateLimit, maxRateLimit, reactive, maxStreamsPerKey } = PLANS[plan];
   return { plan, monthlyQuota, limits: { defaultRateLimit, maxRateLimit, reactive, maxStreamsPerKey } };
 };

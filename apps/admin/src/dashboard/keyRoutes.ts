@@ -16,7 +16,7 @@ export interface KeyPageDeps {
 }
 
 /** The message after a creation: the key itself, shown once (docs/dashboard.md), unless none can be shown. */
-export const createdKeyFlash = (created: NewKeyView): Flash =>
+const createdKeyFlash = (created: NewKeyView): Flash =>
   created.key === null ? { kind: 'notice', message: `Key "${created.name}" was created.` } : { kind: 'created', key: created.key, name: created.name, keyId: created.keyId };
 
 const keyIdOf = (ctx: RouterContext): string => ctx.params.keyId ?? '';

@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 
 /** The Content-Security-Policy of a dashboard page: nothing but its own nonce'd style and script, and forms to itself. */
-export const contentSecurityPolicy = (nonce: string): string =>
+const contentSecurityPolicy = (nonce: string): string =>
   `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`;
 
 /** The headers on every dashboard response (docs/dashboard.md, Security). */

@@ -9,7 +9,7 @@ import { param, putItemBody, readBodies } from './requestBodies.js';
 import { created, noContent } from './writeAnswers.js';
 
 /** The content types an NDJSON import is accepted under. */
-export const NDJSON_TYPES = ['application/x-ndjson', 'application/ndjson', 'application/jsonl', 'application/x-jsonlines', 'text/plain'];
+const NDJSON_TYPES = ['application/x-ndjson', 'application/ndjson', 'application/jsonl', 'application/x-jsonlines', 'text/plain'];
 
 export interface ItemRouteDeps {
   readonly service: Pick<AdminService, 'getItem' | 'putItem' | 'deleteItem' | 'activeCollection' | 'writeItems'>;

@@ -5,7 +5,7 @@ import { createMemoryEventStore } from './memoryEventStore.js';
 export const T0 = new Date('2026-01-01T00:00:00.000Z');
 
 /** Ids that look like the UUIDs the domain's schemas expect: 00000000-0000-4000-8000-000000000001, … */
-export const sequentialUuids = () => {
+const sequentialUuids = () => {
   let next = 0;
   return () => `00000000-0000-4000-8000-${String(++next).padStart(12, '0')}`;
 };
