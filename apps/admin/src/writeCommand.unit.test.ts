@@ -1,4 +1,4 @@
-import { collectionDecider, idempotencyDecider } from '@pubstream/domain';
+import { collectionDecider, idempotencyDecider, ServiceUnavailableError } from '@pubstream/domain';
 import { describe, expect, it } from 'vitest';
 import { idempotencyStreamOf } from './idempotency.js';
 import { createWriteWorld } from './testing/writeWorld.js';
@@ -42,5 +42,12 @@ describe('writeCommand', () => {
     const retry = await world.write(collectionDecider, 'collection-books', create, { idempotencyKey: 'k' }, answer);
     expect(retry).toMatchObject({ replayed: true, position: 1, value: { events: 1 } });
     expect(world.log).toHaveLength(1);
+  });
+
+  it('a write the log refuses fails as it failed, and waits for nothing', async () => {
+    const world = createWriteWorld();
+    world.fail(new ServiceUnavailableError('The event store is unavailable'));
+    await expect(world.write(collectionDecider, 'collection-books', create, {}, answer)).rejects.toMatchObject({ status: 503 });
+    expect([world.log, world.waited]).toEqual([[], []]);
   });
 });
