@@ -1,20 +1,22 @@
 import { LOOPBACK_HOST_NAMES } from '@pubstream/config';
-import { ServiceUnavailableError } from '@pubstream/domain';
-import type { EventStore } from '@pubstream/event-store';
 import { errorMiddleware, normalizePathMiddleware } from '@pubstream/http';
 import { createHttpMetrics, type Logger } from '@pubstream/observability';
 import Koa from 'koa';
 import type { Registry } from 'prom-client';
 import { adminGate } from './adminGate.js';
-import type { AdminStores } from './adminStores.js';
+import type { AdminEventStore, AdminStores } from './adminStores.js';
 import { createAdminRoutes } from './adminRoutes.js';
 import { createAdminService, type AdminService } from './adminService.js';
 import { allowedHosts } from './allowedHosts.js';
 import { createAuthThrottle, DEFAULT_AUTH_THROTTLE, type AuthThrottleOptions } from './authThrottle.js';
 import { createDashboard, type DashboardOptions } from './dashboard/index.js';
-import { createReadYourWrites, type ProjectionWaiter } from './readYourWrites.js';
+import { healthProbes } from './healthProbes.js';
 import { createIdempotencyRecords } from './idempotencyRecords.js';
 import { createImportResponder } from './importResponder.js';
+import { metricsEndpoint } from './metricsEndpoint.js';
+import { noStore } from './noStore.js';
+import { createReadYourWrites, type ProjectionWaiter, type ReadYourWrites } from './readYourWrites.js';
+import { requestMetrics } from './requestMetrics.js';
 import { createWriteResponder } from './writeResponder.js';
 
 export interface AdminAppConfig {
@@ -27,7 +29,7 @@ export interface AdminAppConfig {
 }
 
 export interface AdminAppDeps {
-  readonly eventStore: EventStore;
+  readonly eventStore: AdminEventStore;
   readonly stores: AdminStores;
   /** The in-process projector (all-in-one); without it, read-your-writes polls the checkpoint. */
   readonly projector?: ProjectionWaiter;
@@ -46,6 +48,25 @@ export interface AdminApp extends Koa {
   readonly service: AdminService;
 }
 
+/** Read-your-writes for this process: the in-process projector when there is one, else the checkpoint (docs/admin-api.md, 202). */
+const readYourWritesOf = (deps: AdminAppDeps): ReadYourWrites =>
+  createReadYourWrites({
+    checkpoints: deps.stores.projections,
+    projector: deps.projector,
+    checkpointName: deps.checkpointName ?? 'projector',
+    timeoutMs: deps.config.readYourWritesTimeoutMs,
+    onUnconfirmed: (position, lastError) =>
+      deps.logger.warn({ position, err: lastError }, 'read-your-writes: the read model has not confirmed the write in time; it is committed and answered 202'),
+  });
+
+/** The admin API's routes over the use cases, their writes answered with idempotency records and 202s. */
+const adminRoutesOf = (deps: AdminAppDeps, service: AdminService, readYourWrites: ReadYourWrites) => {
+  const records = createIdempotencyRecords({ commands: service.commands, logger: deps.logger });
+  const respond = createWriteResponder(records);
+  const respondImport = createImportResponder({ records, readYourWrites });
+  return createAdminRoutes({ service, stores: deps.stores, respond, respondImport, newId: deps.newId, now: deps.now });
+};
+
 /**
  * The admin port as a Koa app: the admin HTTP API and the dashboard. Default deny behind one path
  * normalisation (docs/security.md): every path needs the bearer token except the health probes
@@ -55,74 +76,25 @@ export interface AdminApp extends Koa {
 export const createAdminApp = (deps: AdminAppDeps): AdminApp => {
   const adminToken = deps.config.adminToken;
   if (adminToken === null || adminToken === '') throw new Error('createAdminApp needs an admin token');
-  const readYourWrites = createReadYourWrites({
-    checkpoints: deps.stores.projections,
-    projector: deps.projector,
-    checkpointName: deps.checkpointName ?? 'projector',
-    timeoutMs: deps.config.readYourWritesTimeoutMs,
-    onUnconfirmed: (position, lastError) =>
-      deps.logger.warn({ position, err: lastError }, 'read-your-writes: the read model has not confirmed the write in time; it is committed and answered 202'),
-  });
+  const readYourWrites = readYourWritesOf(deps);
   const service = createAdminService({ eventStore: deps.eventStore, stores: deps.stores, readYourWrites, now: deps.now, newId: deps.newId });
-  const records = createIdempotencyRecords({ commands: service.commands, logger: deps.logger });
-  const routes = createAdminRoutes({
-    service,
-    stores: deps.stores,
-    respond: createWriteResponder(records),
-    respondImport: createImportResponder({ records, readYourWrites }),
-    newId: deps.newId,
-    now: deps.now,
-  });
-  const http = deps.metrics ? createHttpMetrics(deps.metrics) : null;
+  const routes = adminRoutesOf(deps, service, readYourWrites);
   const throttle = createAuthThrottle(deps.config.authThrottle ?? DEFAULT_AUTH_THROTTLE);
 
   const app = new Koa({ asyncLocalStorage: false }) as Koa & { service?: AdminService };
   app.proxy = false;
   app.silent = true;
   app.on('error', (error: unknown) => deps.logger.error({ err: error }, 'admin server error'));
-
   app.use(errorMiddleware({ logger: deps.logger, wwwAuthenticate: 'Bearer realm="pubstream-admin"' }));
-  if (http) {
-    app.use(async (ctx, next) => {
-      const end = http.duration.startTimer();
-      try {
-        await next();
-      } finally {
-        const labels = { method: ctx.method, route: (ctx as { _matchedRoute?: string })._matchedRoute ?? 'unmatched', status: String(ctx.status) };
-        http.requests.inc(labels);
-        end(labels);
-      }
-    });
-  }
-  app.use(async (ctx, next) => {
-    ctx.set('Cache-Control', 'no-store');
-    await next();
-  });
+  if (deps.metrics) app.use(requestMetrics(createHttpMetrics(deps.metrics)));
+  app.use(noStore);
   app.use(allowedHosts(deps.config.allowedHosts ?? LOOPBACK_HOST_NAMES));
   // One spelling of the path for the gate and every router below (case-sensitive, strict).
   app.use(normalizePathMiddleware());
   app.use(adminGate({ adminToken, throttle }));
-  // Liveness and readiness for process managers and load balancers (public: no token, no data).
-  app.use(async (ctx, next) => {
-    if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || (ctx.path !== '/healthz' && ctx.path !== '/readyz')) return next();
-    if (ctx.path === '/readyz') {
-      try {
-        await deps.stores.ping();
-      } catch (error) {
-        throw new ServiceUnavailableError('The read model is not reachable', { cause: error });
-      }
-    }
-    ctx.body = { status: 'ok' };
-  });
-  if (deps.metrics) {
-    const registry = deps.metrics;
-    // Prometheus scrapes the admin port with the admin token (docs/operations.md).
-    app.use(async (ctx, next) => {
-      if (ctx.path !== '/metrics' || ctx.method !== 'GET') return next();
-      ctx.type = registry.contentType;
-      ctx.body = await registry.metrics();
-    });
-  }
+  app.use(healthProbes(() => deps.stores.ping()));
+  // Prometheus scrapes the admin port with the admin token (docs/operations.md).
+  if (deps.metrics) app.use(metricsEndpoint(deps.metrics));
   // The dashboard (`/`, `/dashboard/*`), mounted once: its entrance checks the session cookie.
   app.use(createDashboard({ service, stores: deps.stores, adminToken, logger: deps.logger, now: deps.now, throttle }, deps.dashboard));
   app.use(routes.routes);

@@ -1,4 +1,8 @@
+import type { EventStore } from '@pubstream/event-store';
 import type { KeyStore, ProjectionStore, ReadModel, UsageStore } from '@pubstream/read-model';
+
+/** The part of the event store port the admin's writes use: read a stream, append, the log's head (an `EventStore` fits). */
+export type AdminEventStore = Pick<EventStore, 'readStream' | 'appendToStream' | 'appendAll' | 'appendToStreams' | 'headPosition'>;
 
 /**
  * The ports the admin uses (a `Stores` record fits): the public reads for collection views,

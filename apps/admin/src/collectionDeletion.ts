@@ -13,7 +13,7 @@ const DELETE_BATCH = 500;
  * Idempotency-Key the item deletions derive their event ids from it, so a retry that finds some
  * already deleted appends nothing for those.
  */
-export const createCollectionDeletion = (deps: { eventStore: EventStore; readModel: Pick<ReadModel, 'getCollectionPage'>; readYourWrites: ReadYourWrites; writeItems: ItemWriter }) => {
+export const createCollectionDeletion = (deps: { eventStore: Pick<EventStore, 'headPosition'>; readModel: Pick<ReadModel, 'getCollectionPage'>; readYourWrites: ReadYourWrites; writeItems: ItemWriter }) => {
   const { readModel, readYourWrites, writeItems } = deps;
 
   /** Item ids of a collection from the read model, once it has caught up with the log (else 503). */

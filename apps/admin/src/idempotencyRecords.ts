@@ -7,7 +7,7 @@ import { idempotencyStreamOf } from './idempotency.js';
  * The records that bind Idempotency-Keys to requests, one stream per key in the event log
  * (docs/admin-api.md): the only store every admin node shares, and one that outlives restarts.
  */
-export const createIdempotencyRecords = (deps: { commands: CommandHandler; logger: Logger }) => ({
+export const createIdempotencyRecords = (deps: { commands: Pick<CommandHandler, 'load' | 'handle'>; logger: Pick<Logger, 'warn'> }) => ({
   /** The recorded answer for this request, null when the key is unused; 422 when it belongs to another request. */
   async replay(idempotencyKey: string, fingerprint: string): Promise<IdempotentReplay | null> {
     return replayFor(await deps.commands.load(idempotencyDecider, idempotencyStreamOf(idempotencyKey)), fingerprint);

@@ -1,11 +1,7 @@
-export * from './adminApp.js';
-export * from './adminService.js';
-export type { AdminStores } from './adminStores.js';
-export * from './allowedDomains.js';
-export * from './commandHandler.js';
-export * from './idempotency.js';
-export * from './readYourWrites.js';
-export * from './usageReport.js';
-export type { ImportSummary } from './importItems.js';
-export { SESSION_COOKIE } from './dashboard/index.js';
-export * from './adminGate.js';
+// The admin app's public surface: the factory the CLI composes, its config and deps, and the use
+// cases it exposes (seed data, tests). Everything else is internal to apps/admin.
+export { createAdminApp, type AdminApp, type AdminAppConfig, type AdminAppDeps } from './adminApp.js';
+export type { AdminService, CollectionView, ItemView, KeyView, PlanView, WriteOptions, Written } from './adminService.js';
+export type { AdminEventStore, AdminStores } from './adminStores.js';
+export type { DashboardOptions } from './dashboard/index.js';
+export type { ProjectionWaiter } from './readYourWrites.js';

@@ -26,7 +26,7 @@ const asError = (error: unknown): Error => (error instanceof Error ? error : new
  * call (one SQLite transaction). An entry that meets a concurrent write is retried alone; an
  * entry the domain refuses fails alone. `commands` must name distinct dataIds.
  */
-export const createItemWriter = (deps: { eventStore: EventStore; commands: CommandHandler }) => {
+export const createItemWriter = (deps: { eventStore: Pick<EventStore, 'readStream' | 'appendToStreams'>; commands: Pick<CommandHandler, 'decideOn' | 'handle'> }) => {
   const retryAlone = async (command: ItemCommand, idempotencyKey: string | undefined): Promise<ItemWriteOutcome> => {
     try {
       const outcome = await deps.commands.handle(itemDecider, streamNames.item(command.dataId), command, { idempotencyKey });

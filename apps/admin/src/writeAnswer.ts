@@ -9,7 +9,7 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 /**
  * Sends a write's answer (docs/admin-api.md). `acceptedAt` set: the write is committed at that
  * log position but the read model has not confirmed it, so 202 with the position in the body and
- * in `X-Position` (the header issue 17 puts on every write), beside the resource as answered.
+ * in `X-Position`, beside the resource as answered.
  */
 export const sendWriteAnswer = (ctx: Context, response: StoredResponse, acceptedAt: number | null, replayed: boolean): void => {
   if (replayed) ctx.set('Idempotent-Replayed', 'true');

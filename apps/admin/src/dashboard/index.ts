@@ -1,3 +1,2 @@
 export { createDashboard, type DashboardOptions } from './dashboard.js';
-export { SESSION_COOKIE } from './sessionCookie.js';
-export type { DashboardContext } from './dashboardContext.js';
+export type { DashboardContext, DashboardService } from './dashboardContext.js';
