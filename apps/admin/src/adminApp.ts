@@ -1,6 +1,6 @@
 import { LOOPBACK_HOST_NAMES } from '@pubstream/config';
-import { errorMiddleware, normalizePathMiddleware } from '@pubstream/http';
-import { createHttpMetrics, type Logger } from '@pubstream/observability';
+import { errorMiddleware, normalizePathMiddleware, requestContext, requestMetrics } from '@pubstream/http';
+import type { Logger } from '@pubstream/observability';
 import Koa from 'koa';
 import type { Registry } from 'prom-client';
 import { adminGate } from './adminGate.js';
@@ -16,7 +16,6 @@ import { createImportResponder } from './importResponder.js';
 import { metricsEndpoint } from './metricsEndpoint.js';
 import { noStore } from './noStore.js';
 import { createReadYourWrites, type ProjectionWaiter, type ReadYourWrites } from './readYourWrites.js';
-import { requestMetrics } from './requestMetrics.js';
 import { createWriteResponder } from './writeResponder.js';
 
 export interface AdminAppConfig {
@@ -26,6 +25,8 @@ export interface AdminAppConfig {
   readonly allowedHosts?: readonly string[];
   /** Throttling of failed authentications per client address (default: 5 a minute, blocks of 1 min doubling up to 1 h). */
   readonly authThrottle?: AuthThrottleOptions;
+  /** ACCESS_LOG: one log line per request (default false). */
+  readonly accessLog?: boolean;
 }
 
 export interface AdminAppDeps {
@@ -85,8 +86,9 @@ export const createAdminApp = (deps: AdminAppDeps): AdminApp => {
   app.proxy = false;
   app.silent = true;
   app.on('error', (error: unknown) => deps.logger.error({ err: error }, 'admin server error'));
+  app.use(requestContext({ logger: deps.logger, accessLog: deps.config.accessLog }));
+  if (deps.metrics) app.use(requestMetrics(deps.metrics));
   app.use(errorMiddleware({ logger: deps.logger, wwwAuthenticate: 'Bearer realm="pubstream-admin"' }));
-  if (deps.metrics) app.use(requestMetrics(createHttpMetrics(deps.metrics)));
   app.use(noStore);
   app.use(allowedHosts(deps.config.allowedHosts ?? LOOPBACK_HOST_NAMES));
   // One spelling of the path for the gate and every router below (case-sensitive, strict).

@@ -1,10 +1,10 @@
-import Koa, { type Middleware } from 'koa';
+import Koa from 'koa';
 import Router from '@koa/router';
 import type { Registry } from 'prom-client';
 import { createMemoryRateLimiter, type RateLimiter, type RateLimitWindow } from '@pubstream/access';
 import type { ChangeStream } from '@pubstream/change-stream';
-import { createHttpMetrics, createMetricsRegistry, type Logger } from '@pubstream/observability';
-import { errorMiddleware } from '@pubstream/http';
+import { createMetricsRegistry, type Logger } from '@pubstream/observability';
+import { errorMiddleware, requestContext, requestMetrics } from '@pubstream/http';
 import type { ApiStores } from './apiStores.js';
 import { corsPreflight } from './http/cors.js';
 import { createPublicAccess, type PublicAccess } from './publicAccess.js';
@@ -24,6 +24,8 @@ export interface ApiConfig {
   readonly cacheTtlMs?: number;
   /** How often buffered usage counts are written (default 1000 ms). */
   readonly usageFlushMs?: number;
+  /** ACCESS_LOG: one log line per request (default false). */
+  readonly accessLog?: boolean;
 }
 
 export interface ApiAppDeps {
@@ -62,7 +64,6 @@ export interface ApiApp {
 export const createApiApp = async (deps: ApiAppDeps): Promise<ApiApp> => {
   const now = deps.now ?? (() => new Date());
   const metrics = deps.metrics ?? createMetricsRegistry({ app: 'api', collectDefaults: false });
-  const http = createHttpMetrics(metrics);
   const rateLimiter = deps.rateLimiter ?? createMemoryRateLimiter({ window: deps.config.rateLimitWindow, now });
   const usage = createUsageRecorder({ store: deps.stores.usage, logger: deps.logger, now, intervalMs: deps.config.usageFlushMs });
   const access = createPublicAccess({ readModel: deps.stores.readModel, keys: deps.stores.keys, changeStream: deps.changeStream, rateLimiter, usage, config: deps.config });
@@ -75,28 +76,8 @@ export const createApiApp = async (deps: ApiAppDeps): Promise<ApiApp> => {
 
   const app = new Koa({ proxy: false });
   app.silent = true;
-  // One label object per method, route pattern and status (a small, fixed set), built once, not per request.
-  const labelSets = new Map<string, { method: string; route: string; status: string }>();
-  const labelsOf = (method: string, route: string, status: number) => {
-    const name = `${method} ${route} ${status}`;
-    let labels = labelSets.get(name);
-    if (!labels) {
-      labels = { method, route, status: String(status) };
-      labelSets.set(name, labels);
-    }
-    return labels;
-  };
-  const measure: Middleware = async (ctx, next) => {
-    const started = performance.now();
-    try {
-      await next();
-    } finally {
-      const labels = labelsOf(ctx.method, ctx._matchedRoute === undefined ? 'unmatched' : String(ctx._matchedRoute), ctx.status);
-      http.requests.inc(labels);
-      http.duration.observe(labels, (performance.now() - started) / 1000);
-    }
-  };
-  app.use(measure);
+  app.use(requestContext({ logger: deps.logger, accessLog: deps.config.accessLog }));
+  app.use(requestMetrics(metrics));
   app.use(errorMiddleware({ logger: deps.logger }));
   app.use(corsPreflight());
   app.use(router.routes());

@@ -8,6 +8,7 @@ export const adminAppConfig = (config: Config, adminToken: string): AdminAppConf
   readYourWritesTimeoutMs: config.readYourWritesTimeoutMs,
   allowedHosts: config.adminAllowedHosts,
   authThrottle: { maxFailures: config.adminAuthMaxFailures, blockMs: config.adminAuthBlockMs, maxBlockMs: config.adminAuthMaxBlockMs },
+  accessLog: config.accessLog,
 });
 
 /** The admin API (and its dashboard) on the configured admin host and port. */

@@ -48,6 +48,7 @@ export const createPublicApi = async (deps: {
     config: {
       acceptTestKeys: config.acceptTestKeys,
       requireBrowserOrigin: config.requireBrowserOrigin,
+      accessLog: config.accessLog,
       rateLimitWindow: config.rateLimitWindow,
       cacheTtlMs: deps.cacheTtlMs,
     },

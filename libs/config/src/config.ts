@@ -37,6 +37,8 @@ export interface Config {
   readonly rateLimitWindowSeconds: number;
   readonly acceptTestKeys: boolean;
   readonly requireBrowserOrigin: boolean;
+  /** ACCESS_LOG: one `info` line per request on both ports (method, path, status, ms, requestId). */
+  readonly accessLog: boolean;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   readonly readYourWritesTimeoutMs: number;
   readonly shutdownTimeoutMs: number;

@@ -55,6 +55,7 @@ export const envSchema = z.object({
   RATE_LIMIT_WINDOW: z.enum(['minute', 'hour'], { error: 'must be minute or hour' }).default('minute'),
   ACCEPT_TEST_KEYS: flag(true),
   REQUIRE_BROWSER_ORIGIN: flag(false),
+  ACCESS_LOG: flag(false),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'must be one of fatal, error, warn, info, debug, trace, silent' })
     .default('info'),

@@ -79,6 +79,7 @@ const toConfig = (values: Env, role: ProcessRole, derived: Derived): Config =>
     rateLimitWindowSeconds: values.RATE_LIMIT_WINDOW === 'hour' ? 3600 : 60,
     acceptTestKeys: values.ACCEPT_TEST_KEYS,
     requireBrowserOrigin: values.REQUIRE_BROWSER_ORIGIN,
+    accessLog: values.ACCESS_LOG,
     logLevel: values.LOG_LEVEL,
     readYourWritesTimeoutMs: values.READ_YOUR_WRITES_TIMEOUT_MS,
     shutdownTimeoutMs: values.SHUTDOWN_TIMEOUT_MS,

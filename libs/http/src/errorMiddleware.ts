@@ -2,6 +2,7 @@ import type { Logger } from '@pubstream/observability';
 import type { Context, Middleware } from 'koa';
 import { describeFailure } from './describeFailure.js';
 import { echoInput } from './echoInput.js';
+import { requestLoggerOf } from './requestContext.js';
 import { statusName } from './statusName.js';
 
 export interface ErrorMiddlewareOptions {
@@ -48,7 +49,7 @@ export const errorMiddleware = (options: ErrorMiddlewareOptions): Middleware =>
       if (failure.logLevel !== null) {
         const route = (ctx as { _matchedRoute?: unknown })._matchedRoute;
         const fields = { err: error, method: ctx.method, url: echoInput(ctx.originalUrl, 2048), route: route === undefined ? null : String(route) };
-        options.logger[failure.logLevel](fields, failure.logLevel === 'warn' ? 'backend unavailable' : 'request failed');
+        requestLoggerOf(ctx, options.logger)[failure.logLevel](fields, failure.logLevel === 'warn' ? 'backend unavailable' : 'request failed');
       }
       // A response that has started (a stream) cannot become an error answer.
       if (ctx.headerSent || !ctx.writable) return;

@@ -14,5 +14,7 @@ export * from './normalizePathMiddleware.js';
 export * from './parseJsonText.js';
 export * from './rawJsonResponse.js';
 export * from './readJsonBody.js';
+export * from './requestContext.js';
+export * from './requestMetrics.js';
 export * from './statusName.js';
 export * from './zodBody.js';

@@ -1,13 +1,13 @@
-import { createHttpMetrics, createMetricsRegistry } from '@pubstream/observability';
+import { requestMetrics } from '@pubstream/http';
+import { createMetricsRegistry } from '@pubstream/observability';
 import { describe, expect, it } from 'vitest';
 import { metricsEndpoint } from './metricsEndpoint.js';
-import { requestMetrics } from './requestMetrics.js';
 import { koaContext, runMiddleware } from './testing/koaContext.js';
 
 describe('requestMetrics and metricsEndpoint', () => {
   it('count requests by matched route pattern, never the raw path, and serve them at GET /metrics', async () => {
     const registry = createMetricsRegistry({ app: 'admin', collectDefaults: false });
-    const measure = requestMetrics(createHttpMetrics(registry));
+    const measure = requestMetrics(registry);
     const ctx = koaContext({ path: '/admin/keys/abc' });
     await measure(ctx, async () => {
       Object.assign(ctx, { _matchedRoute: '/admin/keys/:keyId' });
