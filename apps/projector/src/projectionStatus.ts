@@ -1,7 +1,7 @@
 import type { EventStore } from '@pubstream/event-store';
 import type { ProjectionStore } from '@pubstream/read-model';
 import { countEvents, measureLag } from './lag.js';
-import { publishedCheckpointName } from './projector.js';
+import { publishedCheckpointName } from './checkpointNames.js';
 import { PROJECTIONS, type Projection } from './projections/index.js';
 
 export interface ProjectionStatusRow {

@@ -26,6 +26,26 @@ const withOverrides = <T extends object>(target: T, overrides: Partial<T>): T =>
 const entityVersions = (messages: readonly ChangeMessage[]): string[] =>
   messages.map((m) => `${m.kind}:${m.kind === 'item' ? m.dataId : m.kind === 'collection' ? m.slug : m.kind === 'key' ? m.keyId : 'plan'}:${m.action}@${m.version}`);
 
+/** Every committed version of writeHistory's entities, in log order. */
+const EVERY_VERSION = [
+  'collection:news:update@0',
+  'item:a1:update@0',
+  'item:a2:update@0',
+  'item:a1:update@1',
+  'item:a3:update@0',
+  'item:a3:delete@1',
+  'collection:news:update@1',
+  'key:k1:update@0',
+  'key:k1:update@1',
+  'key:k2:update@0',
+  'key:k2:delete@1',
+  'collection:tmp:update@0',
+  'item:t1:update@0',
+  'item:t1:delete@1',
+  'collection:tmp:delete@1',
+  'plan:plan:update@0',
+];
+
 const running: Projector[] = [];
 const startProjector = (...args: Parameters<typeof createProjector>): Projector => {
   const projector = createProjector(...args);
@@ -78,24 +98,7 @@ describe('projector on SQLite + memory read model', () => {
     const projector = startProjector({ eventStore, stores, changeStream, batchSize: 3 });
     await projector.waitFor(head, 5_000);
     await waitUntil(() => received.length >= 16);
-    expect(entityVersions(received)).toEqual([
-      'collection:news:update@0',
-      'item:a1:update@0',
-      'item:a2:update@0',
-      'item:a1:update@1',
-      'item:a3:update@0',
-      'item:a3:delete@1',
-      'collection:news:update@1',
-      'key:k1:update@0',
-      'key:k1:update@1',
-      'key:k2:update@0',
-      'key:k2:delete@1',
-      'collection:tmp:update@0',
-      'item:t1:update@0',
-      'item:t1:delete@1',
-      'collection:tmp:delete@1',
-      'plan:plan:update@0',
-    ]);
+    expect(entityVersions(received)).toEqual(EVERY_VERSION);
     const positions = received.map((m) => m.position);
     expect(positions).toEqual([...positions].sort((a, b) => a - b));
     expect(received[3]).toMatchObject({ kind: 'item', data: { rank: 3, title: 'one, again' }, collectionId: 'news' });
@@ -157,11 +160,12 @@ describe('projector on SQLite + memory read model', () => {
   it('after a crash between the read-model write and the publish, every committed version is still published', async () => {
     const { eventStore, stores } = open();
     const head = await writeHistory(eventStore);
-    const first = await createTestChangeStream({ failPublishes: 1 });
+    // The broker is gone for good: every publish fails until the projector "crashes".
+    const first = await createTestChangeStream({ failPublishes: Infinity });
     // A long retry delay: the first projector does not recover on its own before it "crashes".
     const crashed = startProjector({ eventStore, stores, changeStream: first.changeStream, batchSize: 5, retry: { initialMs: 60_000 } });
     // The first batch is written, then its publish fails: the projector stops there.
-    await waitUntil(() => first.failures() === 1);
+    await waitUntil(() => first.failures() >= 1);
     await crashed.stop();
     expect(first.received).toEqual([]);
     const applied = await stores.projections.getCheckpoint('projector');
@@ -192,9 +196,9 @@ describe('projector on SQLite + memory read model', () => {
       }
       // Each incarnation republishes what its predecessor left, writes the new events, then "dies"
       // when publishing them.
-      const dying = await createTestChangeStream({ failOnceWhen: (messages) => messages.some((m) => m.position > before) });
+      const dying = await createTestChangeStream({ dieWhen: (messages) => messages.some((m) => m.position > before) });
       const projector = startProjector({ eventStore, stores, changeStream: dying.changeStream, batchSize: 2, retry: { initialMs: 60_000 } });
-      await waitUntil(() => dying.failures() === 1);
+      await waitUntil(() => dying.failures() >= 1);
       await projector.stop();
       expect(await stores.projections.getCheckpoint('projector')).toBeGreaterThan(before);
       delivered.push(...dying.received);
@@ -206,6 +210,30 @@ describe('projector on SQLite + memory read model', () => {
     const seen = new Set(entityVersions(delivered));
     expect(seen).toContain('collection:news:update@0');
     for (let i = 0; i < 3; i++) for (let version = 0; version < 20; version++) expect(seen).toContain(`item:r${i}:update@${version}`);
+  });
+
+  it('keeps applying and keeps its lease while the change stream hangs; publishes what it missed in order once it returns', async () => {
+    const { eventStore, stores } = open();
+    const { changeStream: inner, received } = await createTestChangeStream();
+    // A broker that is gone: publishes hang until it returns (as a publish to a dead broker did for ~18 s).
+    let back: () => void = () => {};
+    const returned = new Promise<void>((resolve) => (back = resolve));
+    const changeStream = { ...inner, publish: async (messages: readonly ChangeMessage[]) => { await returned; await inner.publish(messages); } };
+    const ttlMs = 300;
+    const projector = startProjector({ eventStore, stores, changeStream, batchSize: 3, lease: { holder: 'a', ttlMs } });
+    const head = await writeHistory(eventStore);
+    expect(await projector.waitFor(head, 5_000)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, ttlMs * 2));
+    const later = await append(eventStore, 'item-a2', 'ItemUpdated', { dataId: 'a2', collection: 'news', data: { rank: 8 } });
+    expect(await projector.waitFor(later, 5_000)).toBe(true);
+    expect((await stores.readModel.getItem('a2'))?.data).toEqual({ rank: 8 });
+    expect(projector.snapshot()).toMatchObject({ active: true, applied: later, published: 0 });
+    expect(received).toEqual([]);
+
+    back();
+    await waitUntil(async () => (await projector.status()).published === later);
+    expect(entityVersions(received)).toEqual([...EVERY_VERSION, 'item:a2:update@1']);
+    expect(projector.snapshot().active).toBe(true);
   });
 
   it('a transient read-model error stops it advancing; it retries and resumes from its checkpoint', async () => {
