@@ -17,6 +17,8 @@ export interface Config {
   readonly host: string;
   readonly adminPort: number;
   readonly adminHost: string;
+  /** PROJECTOR_PORT: the projector process's health and metrics listener, on `adminHost`. */
+  readonly projectorPort: number;
   /** null: not configured (the CLI generates one in development). */
   readonly adminToken: string | null;
   /** Host header names the admin port answers, in `hostName` form; `['*']`: any (docs/security.md). */
@@ -177,6 +179,7 @@ export const loadConfig = (env: Readonly<Record<string, string | undefined>>, ro
     host: values.HOST,
     adminPort: values.ADMIN_PORT,
     adminHost: values.ADMIN_HOST,
+    projectorPort: values.PROJECTOR_PORT,
     adminToken: values.ADMIN_TOKEN ?? null,
     adminAllowedHosts: Object.freeze([...allowedHosts.hosts]),
     adminAuthMaxFailures: values.ADMIN_AUTH_MAX_FAILURES,

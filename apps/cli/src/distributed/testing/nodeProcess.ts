@@ -38,7 +38,7 @@ export const eventually = async <T>(what: string, check: () => Promise<T | undef
 export interface NodeProcess {
   readonly role: string;
   readonly child: ChildProcess;
-  /** http://127.0.0.1:PORT for api and admin (the port the test chose). */
+  /** http://127.0.0.1:PORT: the API, the admin API, or the projector's health and metrics listener (the port the test chose). */
   readonly url: string;
   /** stdout + stderr so far (pino JSON lines). */
   output(): string;
@@ -53,10 +53,17 @@ export interface NodeProcess {
 
 /**
  * Spawns `node --import tsx apps/cli/src/main.ts <role>` (the real CLI) with `env` over a minimal
- * base environment. For api and admin it chooses a free port and resolves once /healthz answers.
+ * base environment. It chooses a free port (PORT, ADMIN_PORT or PROJECTOR_PORT) and resolves once
+ * /healthz answers there.
  */
-export const startNodeProcess = async (role: 'api' | 'projector' | 'admin', env: Record<string, string>, readyTimeoutMs = 60_000): Promise<NodeProcess> => {
-  const port = role === 'projector' ? 0 : await freePort();
+export const startNodeProcess = async (
+  role: 'api' | 'projector' | 'admin',
+  env: Record<string, string>,
+  readyTimeoutMs = 60_000,
+  /** false: resolve at once (a process that may exit on purpose before it answers, e.g. a crash test). */
+  waitUntilHealthy = true,
+): Promise<NodeProcess> => {
+  const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN, role], {
     cwd: REPO_ROOT,
     env: {
@@ -66,7 +73,7 @@ export const startNodeProcess = async (role: 'api' | 'projector' | 'admin', env:
       LOG_LEVEL: 'info',
       HOST: '127.0.0.1',
       ADMIN_HOST: '127.0.0.1',
-      ...(role === 'api' ? { PORT: String(port) } : role === 'admin' ? { ADMIN_PORT: String(port) } : {}),
+      ...(role === 'api' ? { PORT: String(port) } : role === 'admin' ? { ADMIN_PORT: String(port) } : { PROJECTOR_PORT: String(port) }),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -105,24 +112,23 @@ export const startNodeProcess = async (role: 'api' | 'projector' | 'admin', env:
       clearTimeout(timer);
     },
   };
-  if (role !== 'projector') {
-    try {
-      await eventually(
-        `${role} on ${url} to answer /healthz`,
-        async () => {
-          if (!running) throw new Error(`${role} exited: ${output.slice(-2_000)}`);
-          const response = await fetch(`${url}/healthz`).catch(() => null);
-          if (response === null) return undefined;
-          await response.text();
-          return response.status < 500 ? true : undefined;
-        },
-        readyTimeoutMs,
-        100,
-      );
-    } catch (error) {
-      await node.kill();
-      throw new Error(`${error instanceof Error ? error.message : String(error)}\n${output.slice(-3_000)}`, { cause: error });
-    }
+  if (!waitUntilHealthy) return node;
+  try {
+    await eventually(
+      `${role} on ${url} to answer /healthz`,
+      async () => {
+        if (!running) throw new Error(`${role} exited: ${output.slice(-2_000)}`);
+        const response = await fetch(`${url}/healthz`).catch(() => null);
+        if (response === null) return undefined;
+        await response.text();
+        return response.status < 500 ? true : undefined;
+      },
+      readyTimeoutMs,
+      100,
+    );
+  } catch (error) {
+    await node.kill();
+    throw new Error(`${error instanceof Error ? error.message : String(error)}\n${output.slice(-3_000)}`, { cause: error });
   }
   return node;
 };
