@@ -44,6 +44,8 @@ export interface ActiveSample {
   readonly at: number;
   /** Per projector (in the order given): whether it reported itself active; null = no answer. */
   readonly active: (boolean | null)[];
+  /** Per projector: its whole reading; null = no answer. */
+  readonly readings: (ProjectorReading | null)[];
 }
 
 export interface ActiveWatch {
@@ -66,7 +68,7 @@ export const watchActiveProjectors = (urls: readonly string[], everyMs = 100): A
   const loop = (async () => {
     while (running) {
       const readings = await Promise.all(urls.map(scrapeProjector));
-      samples.push({ at: Date.now() - started, active: readings.map((r) => (r === null ? null : r.active)) });
+      samples.push({ at: Date.now() - started, active: readings.map((r) => (r === null ? null : r.active)), readings });
       await sleep(everyMs);
     }
   })();
