@@ -1,69 +1,13 @@
 import type { ChangeMessage } from '@pubstream/change-stream';
-import { createSqliteEventStore, openSqliteDatabase } from '@pubstream/event-store';
 import { createMemoryStores, type ProjectionStore, type Stores } from '@pubstream/read-model';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { append, hashOf, occurredAt, snapshot, uuidOf, writeHistory } from './testing/history.js';
 import { createTestChangeStream } from './testing/testChangeStream.js';
 import { decodeEvents, projectBatch, PROJECTIONS } from './index.js';
-import { createProjector, publishedCheckpointName, type Projector } from './projector.js';
+import { publishedCheckpointName } from './projector.js';
+import { entityVersions, EVERY_VERSION, open, projectorRunner, waitUntil, withOverrides } from './testing/projectorHarness.js';
 
-/** The system under test wired on real adapters: SQLite (in memory) + memory stores. */
-const open = () => {
-  const eventStore = createSqliteEventStore(openSqliteDatabase(':memory:'), { pollIntervalMs: 20 });
-  return { eventStore, stores: createMemoryStores() };
-};
-
-/** Forwards to `target`, with some methods replaced. */
-const withOverrides = <T extends object>(target: T, overrides: Partial<T>): T =>
-  new Proxy(target, {
-    get(t, property, receiver) {
-      if (property in overrides) return overrides[property as keyof T];
-      const value: unknown = Reflect.get(t, property, receiver);
-      return typeof value === 'function' ? value.bind(t) : value;
-    },
-  });
-
-const entityVersions = (messages: readonly ChangeMessage[]): string[] =>
-  messages.map((m) => `${m.kind}:${m.kind === 'item' ? m.dataId : m.kind === 'collection' ? m.slug : m.kind === 'key' ? m.keyId : 'plan'}:${m.action}@${m.version}`);
-
-/** Every committed version of writeHistory's entities, in log order. */
-const EVERY_VERSION = [
-  'collection:news:update@0',
-  'item:a1:update@0',
-  'item:a2:update@0',
-  'item:a1:update@1',
-  'item:a3:update@0',
-  'item:a3:delete@1',
-  'collection:news:update@1',
-  'key:k1:update@0',
-  'key:k1:update@1',
-  'key:k2:update@0',
-  'key:k2:delete@1',
-  'collection:tmp:update@0',
-  'item:t1:update@0',
-  'item:t1:delete@1',
-  'collection:tmp:delete@1',
-  'plan:plan:update@0',
-];
-
-const running: Projector[] = [];
-const startProjector = (...args: Parameters<typeof createProjector>): Projector => {
-  const projector = createProjector(...args);
-  running.push(projector);
-  projector.start();
-  return projector;
-};
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((p) => p.stop()));
-});
-
-const waitUntil = async (condition: () => boolean | Promise<boolean>, timeoutMs = 5_000): Promise<void> => {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-};
+const startProjector = projectorRunner();
 
 describe('projector on SQLite + memory read model', () => {
   it('projects items, collections, keys and the plan', async () => {
@@ -212,30 +156,6 @@ describe('projector on SQLite + memory read model', () => {
     for (let i = 0; i < 3; i++) for (let version = 0; version < 20; version++) expect(seen).toContain(`item:r${i}:update@${version}`);
   });
 
-  it('keeps applying and keeps its lease while the change stream hangs; publishes what it missed in order once it returns', async () => {
-    const { eventStore, stores } = open();
-    const { changeStream: inner, received } = await createTestChangeStream();
-    // A broker that is gone: publishes hang until it returns (as a publish to a dead broker did for ~18 s).
-    let back: () => void = () => {};
-    const returned = new Promise<void>((resolve) => (back = resolve));
-    const changeStream = { ...inner, publish: async (messages: readonly ChangeMessage[]) => { await returned; await inner.publish(messages); } };
-    const ttlMs = 300;
-    const projector = startProjector({ eventStore, stores, changeStream, batchSize: 3, lease: { holder: 'a', ttlMs } });
-    const head = await writeHistory(eventStore);
-    expect(await projector.waitFor(head, 5_000)).toBe(true);
-    await new Promise((resolve) => setTimeout(resolve, ttlMs * 2));
-    const later = await append(eventStore, 'item-a2', 'ItemUpdated', { dataId: 'a2', collection: 'news', data: { rank: 8 } });
-    expect(await projector.waitFor(later, 5_000)).toBe(true);
-    expect((await stores.readModel.getItem('a2'))?.data).toEqual({ rank: 8 });
-    expect(projector.snapshot()).toMatchObject({ active: true, applied: later, published: 0 });
-    expect(received).toEqual([]);
-
-    back();
-    await waitUntil(async () => (await projector.status()).published === later);
-    expect(entityVersions(received)).toEqual([...EVERY_VERSION, 'item:a2:update@1']);
-    expect(projector.snapshot().active).toBe(true);
-  });
-
   it('a transient read-model error stops it advancing; it retries and resumes from its checkpoint', async () => {
     const { eventStore, stores } = open();
     const { changeStream, received } = await createTestChangeStream();
@@ -270,39 +190,3 @@ describe('projector on SQLite + memory read model', () => {
   });
 });
 
-describe('projector lease and failover', () => {
-  it('only the lease holder applies; the standby takes over after the holder dies without releasing', async () => {
-    const { eventStore, stores } = open();
-    const applies = { a: 0, b: 0 };
-    const counting = (who: 'a' | 'b', extra: Partial<ProjectionStore> = {}): Stores => ({
-      ...stores,
-      projections: withOverrides(stores.projections, {
-        apply: async (...args: Parameters<ProjectionStore['apply']>) => {
-          if (args[0].length > 0) applies[who] += 1;
-          return stores.projections.apply(...args);
-        },
-        ...extra,
-      }),
-    });
-    const ttlMs = 300;
-    const { changeStream, received } = await createTestChangeStream();
-    // "a" dies without releasing its lease: its release is lost, like a SIGKILL.
-    const a = startProjector({ eventStore, stores: counting('a', { releaseLease: async () => {} }), changeStream, lease: { holder: 'a', ttlMs } });
-    await waitUntil(async () => (await a.status()).state === 'running');
-    const b = startProjector({ eventStore, stores: counting('b'), changeStream, lease: { holder: 'b', ttlMs, pollMs: 50 } });
-
-    const head = await writeHistory(eventStore);
-    expect(await a.waitFor(head, 5_000)).toBe(true);
-    await new Promise((resolve) => setTimeout(resolve, ttlMs));
-    expect(applies.a).toBeGreaterThan(0);
-    expect(applies.b).toBe(0);
-    expect((await b.status()).state).toBe('waiting-for-lease');
-
-    await a.stop();
-    const later = await append(eventStore, 'item-a2', 'ItemUpdated', { dataId: 'a2', collection: 'news', data: { rank: 7 } });
-    expect(await b.waitFor(later, 5_000)).toBe(true);
-    expect(applies.b).toBeGreaterThan(0);
-    expect((await stores.readModel.getItem('a2'))?.data).toEqual({ rank: 7 });
-    await waitUntil(() => received.some((m) => m.kind === 'item' && m.dataId === 'a2' && m.version === 1));
-  });
-});

@@ -1,13 +1,12 @@
-import { runActivePeriod, type ActivePeriodDeps } from './activePeriod.js';
-import { backoffDelay } from './backoff.js';
+import type { ActivePeriodDeps } from './activePeriod.js';
 import { PROJECTOR_LEASE, publishedCheckpointName } from './checkpointNames.js';
 import type { SkippedEvent } from './decodeEvents.js';
 import { createKeyHashResolver } from './keyHashResolver.js';
 import { measureLag } from './lag.js';
-import { acquireLease, leaseTimings, type LeaseOptions } from './leaseLoop.js';
-import { pause } from './pause.js';
+import { leaseTimings, type LeaseOptions } from './leaseLoop.js';
 import { silentLogger, type ProjectorLogger } from './projectorLogger.js';
 import type { Projector, ProjectorDeps } from './projectorOptions.js';
+import { runProjectorLoop } from './projectorLoop.js';
 import { createProjectorProgress } from './projectorProgress.js';
 import { PROJECTIONS } from './projections/index.js';
 
@@ -60,27 +59,6 @@ export const createProjector = (deps: ProjectorDeps): Projector => {
   let loop: Promise<void> | null = null;
   let stopper = new AbortController();
 
-  const runLoop = async (stop: AbortSignal): Promise<void> => {
-    let attempt = 0;
-    while (!stop.aborted) {
-      try {
-        if (period.lease) progress.state = 'waiting-for-lease';
-        const lease = period.lease ? await acquireLease(period.lease, stop) : null;
-        if (period.lease && !lease) break;
-        await runActivePeriod(period, lease, stop);
-        attempt = 0;
-      } catch (err) {
-        if (stop.aborted) break;
-        attempt += 1;
-        const delay = backoffDelay(attempt, period.retry);
-        progress.state = 'retrying';
-        logger.error({ err, attempt, retryInMs: delay }, 'projector could not start from its checkpoints; retrying');
-        await pause(delay, stop);
-      }
-    }
-    progress.state = 'stopped';
-  };
-
   const storedCheckpoints = async (): Promise<[number, number]> => {
     if (progress.state === 'running') return [progress.applied.get(), progress.published];
     // A standby or stopped projector reports what the active one has stored; while the read
@@ -98,7 +76,7 @@ export const createProjector = (deps: ProjectorDeps): Projector => {
     start() {
       if (loop) return;
       stopper = new AbortController();
-      loop = runLoop(stopper.signal).catch((err: unknown) => {
+      loop = runProjectorLoop(period, stopper.signal).catch((err: unknown) => {
         // runLoop handles every error itself; this is a last line of defence, never a crash.
         logger.error({ err }, 'projector loop ended unexpectedly');
         progress.state = 'stopped';

@@ -35,6 +35,27 @@ export const eventually = async <T>(what: string, check: () => Promise<T | undef
   }
 };
 
+/** Resolves once the process answers /healthz; kills it and fails with its output otherwise. */
+const untilHealthy = async (node: NodeProcess, timeoutMs: number): Promise<void> => {
+  try {
+    await eventually(
+      `${node.role} on ${node.url} to answer /healthz`,
+      async () => {
+        if (!node.isRunning()) throw new Error(`${node.role} exited: ${node.output().slice(-2_000)}`);
+        const response = await fetch(`${node.url}/healthz`).catch(() => null);
+        if (response === null) return undefined;
+        await response.text();
+        return response.status < 500 ? true : undefined;
+      },
+      timeoutMs,
+      100,
+    );
+  } catch (error) {
+    await node.kill();
+    throw new Error(`${error instanceof Error ? error.message : String(error)}\n${node.output().slice(-3_000)}`, { cause: error });
+  }
+};
+
 export interface NodeProcess {
   readonly role: string;
   readonly child: ChildProcess;
@@ -112,23 +133,6 @@ export const startNodeProcess = async (
       clearTimeout(timer);
     },
   };
-  if (!waitUntilHealthy) return node;
-  try {
-    await eventually(
-      `${role} on ${url} to answer /healthz`,
-      async () => {
-        if (!running) throw new Error(`${role} exited: ${output.slice(-2_000)}`);
-        const response = await fetch(`${url}/healthz`).catch(() => null);
-        if (response === null) return undefined;
-        await response.text();
-        return response.status < 500 ? true : undefined;
-      },
-      readyTimeoutMs,
-      100,
-    );
-  } catch (error) {
-    await node.kill();
-    throw new Error(`${error instanceof Error ? error.message : String(error)}\n${output.slice(-3_000)}`, { cause: error });
-  }
+  if (waitUntilHealthy) await untilHealthy(node, readyTimeoutMs);
   return node;
 };
