@@ -11,6 +11,7 @@ import type { ProjectorLogger } from './projectorLogger.js';
 import type { ProjectorProgress } from './projectorProgress.js';
 import type { ProjectorStores } from './projectorStores.js';
 import type { Projection } from './projections/projection.js';
+import type { AppliedBatch } from './recentBatches.js';
 
 /** Everything an active period needs, fixed for the projector's lifetime. */
 export interface ActivePeriodDeps {
@@ -60,6 +61,7 @@ export const runActivePeriod = async (deps: ActivePeriodDeps, lease: Lease | nul
     const [applied, published] = await Promise.all([stores.projections.getCheckpoint(deps.names.applied), stores.projections.getCheckpoint(deps.names.published)]);
     progress.applied.reset(applied);
     progress.published = published;
+    progress.recent.clear();
     logger.info({ applied, published }, 'projector following the event store');
     const publisher = runPublisher(publisherDeps(deps, lease), published, period.signal).catch(fenced);
     try {
@@ -87,9 +89,10 @@ const applierDeps = (deps: ActivePeriodDeps, lease: Lease | null) => ({
   retry: deps.retry,
   logger: deps.logger,
   onSkip: deps.onSkip,
-  onBatch: (events: number) => {
+  onBatch: (events: number, batch: AppliedBatch) => {
     deps.progress.eventsApplied += events;
     deps.progress.rate.record(events);
+    deps.progress.recent.add(batch);
   },
   onState: (state: 'running' | 'retrying') => {
     deps.progress.state = state;
@@ -106,6 +109,7 @@ const publisherDeps = (deps: ActivePeriodDeps, lease: Lease | null) => ({
   maxBytes: deps.publishMaxBytes,
   lease,
   applied: deps.progress.applied,
+  recent: deps.progress.recent,
   retry: deps.publishRetry,
   logger: deps.logger,
   onSkip: () => {},

@@ -7,7 +7,8 @@ import type { PositionWatch } from './positionWatch.js';
 import { projectBatch } from './projectBatch.js';
 import type { ProjectorLogger } from './projectorLogger.js';
 import type { ProjectorStores } from './projectorStores.js';
-import type { Projection } from './projections/projection.js';
+import type { ProjectedEvent, Projection } from './projections/projection.js';
+import type { AppliedBatch } from './recentBatches.js';
 
 export interface BatchApplierDeps {
   readonly eventStore: Pick<EventStore, 'subscribeToAll'>;
@@ -23,8 +24,8 @@ export interface BatchApplierDeps {
   readonly retry: BackoffOptions;
   readonly logger: ProjectorLogger;
   readonly onSkip: (skipped: SkippedEvent) => void;
-  /** After each stored batch: how many events it held. */
-  readonly onBatch: (events: number) => void;
+  /** After each stored batch: how many events it held, and the batch itself (decoded). */
+  readonly onBatch: (events: number, batch: AppliedBatch) => void;
   /** 'running' while it follows the log, 'retrying' while it waits after a backend error. */
   readonly onState: (state: 'running' | 'retrying') => void;
 }
@@ -33,18 +34,20 @@ class ApplierStopped extends Error {}
 
 /**
  * One batch: the projections fold the events over the records they touch, then the ops are
- * stored with the checkpoint (and the lease) in one `apply`. Returns the batch's last position.
+ * stored with the checkpoint (and the lease) in one `apply`. Returns the batch's last position
+ * and its decoded events.
  */
-export const applyBatch = async (deps: BatchApplierDeps, recorded: readonly RecordedEvent[]): Promise<number | null> => {
+export const applyBatch = async (deps: BatchApplierDeps, recorded: readonly RecordedEvent[]): Promise<{ position: number; events: ProjectedEvent[] } | null> => {
   const last = recorded.at(-1);
   if (!last) return null;
-  const ops = await projectBatch(deps.projections, deps.stores, decodeEvents(recorded, deps.onSkip));
+  const events = decodeEvents(recorded, deps.onSkip);
+  const ops = await projectBatch(deps.projections, deps.stores, events);
   await deps.stores.projections.apply(
     ops.map((o) => o.op),
     { projection: deps.checkpoint, position: last.position },
     deps.lease ? { lease: deps.lease } : {},
   );
-  return last.position;
+  return { position: last.position, events };
 };
 
 const aborted = (signal: AbortSignal): Promise<void> =>
@@ -61,10 +64,11 @@ export const runBatchApplier = async (deps: BatchApplierDeps, signal: AbortSigna
   while (!signal.aborted) {
     const handle = async (recorded: RecordedEvent[]): Promise<void> => {
       if (signal.aborted) throw new ApplierStopped();
-      const position = await applyBatch(deps, recorded);
-      if (position === null) return;
-      deps.applied.advance(position);
-      deps.onBatch(recorded.length);
+      const after = deps.applied.get();
+      const stored = await applyBatch(deps, recorded);
+      if (stored === null) return;
+      deps.applied.advance(stored.position);
+      deps.onBatch(recorded.length, { after, to: stored.position, events: stored.events });
       attempt = 0;
       deps.onState('running');
     };

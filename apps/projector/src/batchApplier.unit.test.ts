@@ -52,7 +52,9 @@ const depsOf = (eventStore: Pick<EventStore, 'subscribeToAll'>, projections: Par
 describe('batch applier', () => {
   it('stores one batch with its last position as the checkpoint', async () => {
     const deps = depsOf(fakeLog([]).eventStore);
-    expect(await applyBatch(deps, [itemEvent(1, 'a'), itemEvent(2, 'a', 1, { n: 5 })])).toBe(2);
+    const stored = await applyBatch(deps, [itemEvent(1, 'a'), itemEvent(2, 'a', 1, { n: 5 })]);
+    expect(stored?.position).toBe(2);
+    expect(stored?.events.map((e) => e.position)).toEqual([1, 2]);
     expect((await deps.read.getItem('a'))?.data).toEqual({ n: 5 });
     expect(await deps.stores.projections.getCheckpoint('projector')).toBe(2);
     expect(await applyBatch(deps, [])).toBeNull();

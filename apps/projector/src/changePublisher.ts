@@ -7,6 +7,8 @@ import { decodeEvents, type SkippedEvent } from './decodeEvents.js';
 import type { KeyHashResolver } from './keyHashResolver.js';
 import { pause } from './pause.js';
 import type { PositionWatch } from './positionWatch.js';
+import type { ProjectedEvent } from './projections/projection.js';
+import type { RecentBatches } from './recentBatches.js';
 import type { ProjectorLogger } from './projectorLogger.js';
 
 export type PublisherState = 'idle' | 'publishing' | 'retrying';
@@ -25,6 +27,8 @@ export interface PublisherDeps {
   readonly lease: Lease | null;
   /** What the applier has stored: the publisher never announces past it. */
   readonly applied: PositionWatch;
+  /** The applier's last batches, decoded: used instead of the log when they start at the cursor. */
+  readonly recent?: RecentBatches;
   readonly retry: BackoffOptions;
   readonly logger: ProjectorLogger;
   readonly onSkip: (skipped: SkippedEvent) => void;
@@ -39,16 +43,23 @@ export interface PendingChanges {
   readonly messages: ChangeMessage[];
 }
 
+/** The events of (published, applied], at most `batchSize`: the applier's own batch when kept, else read from the log. */
+const eventsAfter = async (deps: PublisherDeps, published: number, applied: number): Promise<{ to: number; events: readonly ProjectedEvent[] }> => {
+  const kept = deps.recent?.startingAfter(published);
+  if (kept && kept.to <= applied) return kept;
+  const recorded = [];
+  for await (const event of deps.eventStore.readAll({ after: published, until: applied, maxCount: deps.batchSize })) recorded.push(event);
+  // A full batch ends at its last event; a short one covers the whole range (positions need not be dense).
+  const to = recorded.length >= deps.batchSize ? (recorded.at(-1)?.position ?? applied) : applied;
+  return { to, events: decodeEvents(recorded, deps.onSkip) };
+};
+
 /**
  * The next batch to announce after `published`, derived from the log (the outbox): the events in
  * (published, applied], at most `batchSize` of them and about `maxBytes` of messages, in log order.
  */
 export const nextChanges = async (deps: PublisherDeps, published: number, applied: number): Promise<PendingChanges> => {
-  const recorded = [];
-  for await (const event of deps.eventStore.readAll({ after: published, until: applied, maxCount: deps.batchSize })) recorded.push(event);
-  // A full batch ends at its last event; a short one covers the whole range (positions need not be dense).
-  const to = recorded.length >= deps.batchSize ? (recorded.at(-1)?.position ?? applied) : applied;
-  const events = decodeEvents(recorded, deps.onSkip);
+  const { to, events } = await eventsAfter(deps, published, applied);
   const messages = changeMessagesOf(events, await deps.keyHashes(events));
   let bytes = 0;
   for (let i = 0; i < messages.length; i++) {

@@ -3,7 +3,9 @@ import type { EventStore, ReadAllOptions, RecordedEvent } from '@pubstream/event
 import { FencedError, type Checkpoint } from '@pubstream/read-model';
 import { describe, expect, it } from 'vitest';
 import { nextChanges, runPublisher, type PublisherDeps } from './changePublisher.js';
+import { decodeEvents } from './decodeEvents.js';
 import { createKeyHashResolver } from './keyHashResolver.js';
+import { createRecentBatches } from './recentBatches.js';
 import { createPositionWatch } from './positionWatch.js';
 import { silentLogger } from './projectorLogger.js';
 import { itemEvent } from './testing/recordedEvents.js';
@@ -65,6 +67,15 @@ describe('publisher', () => {
     expect(await nextChanges(deps, 2, 5)).toMatchObject({ to: 5, messages: [{ dataId: 'a', version: 1, position: 4 }, { dataId: 'b', version: 1 }] });
     // A range without events still moves the cursor to its end.
     expect(await nextChanges(fixture(log), 5, 6)).toEqual({ to: 6, messages: [] });
+  });
+
+  it("uses the applier's own batch when it starts at the cursor, without reading the log", async () => {
+    const recent = createRecentBatches();
+    recent.add({ after: 0, to: 2, events: decodeEvents(log.slice(0, 2)) });
+    const deps = fixture([], { recent }, 5);
+    expect(await nextChanges(deps, 0, 5)).toMatchObject({ to: 2, messages: [{ dataId: 'a' }, { dataId: 'b' }] });
+    // Anything else comes from the log (here: empty).
+    expect(await nextChanges(deps, 2, 5)).toEqual({ to: 5, messages: [] });
   });
 
   it('cuts a batch after the message that crosses maxBytes', async () => {

@@ -2,6 +2,7 @@ import type { PublisherState } from './changePublisher.js';
 import { createPositionWatch, type PositionWatch } from './positionWatch.js';
 import type { ProjectorState } from './projectorOptions.js';
 import { createRateMeter, type RateMeter } from './rateMeter.js';
+import { createRecentBatches, type RecentBatches } from './recentBatches.js';
 
 /** One projector instance's moving parts, shared by its lease loop, applier and publisher. */
 export interface ProjectorProgress {
@@ -14,6 +15,8 @@ export interface ProjectorProgress {
   eventsApplied: number;
   messagesPublished: number;
   readonly rate: RateMeter;
+  /** The applier's last batches, for a publisher that keeps up. */
+  readonly recent: RecentBatches;
 }
 
 export const createProjectorProgress = (now: () => Date): ProjectorProgress => ({
@@ -25,4 +28,5 @@ export const createProjectorProgress = (now: () => Date): ProjectorProgress => (
   eventsApplied: 0,
   messagesPublished: 0,
   rate: createRateMeter(now),
+  recent: createRecentBatches(),
 });
