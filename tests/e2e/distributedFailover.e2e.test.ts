@@ -123,7 +123,9 @@ describeWithBackend('kafka', 'projector failover and crashes in the distributed 
     let supervising = true;
     const supervise = async (): Promise<void> => {
       while (supervising) {
-        const projector = await cluster.startProjector(crashes < 20 ? { PUBSTREAM_FAULT_EXIT_BEFORE_PUBLISH: '0.5' } : {});
+        // Not waiting for /healthz: a faulty projector may exit before it answers, and the stop
+        // below must see every projector started so far.
+        const projector = await cluster.startProjector(crashes < 20 ? { PUBSTREAM_FAULT_EXIT_BEFORE_PUBLISH: '0.5' } : {}, false);
         const code = await projector.exited;
         if (code === FAULT_EXIT_CODE) crashes++;
         else if (supervising) throw new Error(`projector exited with ${String(code)}: ${projector.output().slice(-2_000)}`);

@@ -35,7 +35,10 @@ export const openStores = async (config: Config, logger: Logger, now: () => Date
 
 export const openChangeStream = (config: Config, logger: Logger, clientId: string): ChangeStream => {
   if (config.kafkaBrokers === null) return createInProcessChangeStream({ logger });
-  const kafka = new Kafka({ clientId, brokers: [...config.kafkaBrokers], logLevel: logLevel.NOTHING });
+  // Reconnects and retries back off with jitter up to 2 s at most (docs/distributed.md), not kafkajs'
+  // 30 s: a broker that returns is used again within about 2 s by producers and consumers alike.
+  const retry = { initialRetryTime: 100, maxRetryTime: 2_000, retries: 8 };
+  const kafka = new Kafka({ clientId, brokers: [...config.kafkaBrokers], logLevel: logLevel.NOTHING, retry });
   return createKafkaChangeStream(kafka, { topic: config.kafkaTopic, logger });
 };
 

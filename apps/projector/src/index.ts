@@ -1,7 +1,10 @@
 export * from './projector.js';
 export type { ProjectorStores } from './projectorStores.js';
 export * from './projections/index.js';
-export { changeMessageOf } from './changeMessages.js';
+export { changeMessageOf, changeMessagesOf } from './changeMessages.js';
+export { registerProjectorMetrics } from './projectorMetrics.js';
+export { createProjectorHttpHandler, type ProjectorHttpDeps } from './projectorHttp.js';
+export { sampleCursors, type CursorSample, type CursorSampleSource } from './cursorSample.js';
 export { decodeEvents, type SkippedEvent } from './decodeEvents.js';
 export { projectBatch } from './projectBatch.js';
 export { rebuildReadModels, type RebuildOptions, type RebuildResult } from './rebuild.js';

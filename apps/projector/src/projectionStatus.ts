@@ -1,7 +1,8 @@
 import type { EventStore } from '@pubstream/event-store';
 import type { ProjectionStore } from '@pubstream/read-model';
 import { countEvents, measureLag } from './lag.js';
-import { publishedCheckpointName, type ProjectorStatus } from './projector.js';
+import { publishedCheckpointName } from './checkpointNames.js';
+import type { ProjectorStatus } from './projectorOptions.js';
 import { PROJECTIONS, type Projection } from './projections/index.js';
 
 /** One projection's progress: the projector's figures (applied, published, head, lag, events/s) without its in-process state. */

@@ -56,6 +56,36 @@ describeWithBackend('redis', 'projector on a Redis read model', (url) => {
     expect(await compareReadModels(stores, fresh)).toEqual([]);
   });
 
+  it('after the read model lost its data, exactly one projector stays active and the model is rebuilt (issue 23 #6)', async () => {
+    const eventStore = createSqliteEventStore(openSqliteDatabase(':memory:'), { pollIntervalMs: 20 });
+    const ns = namespace();
+    const stores = createRedisStores(client, { namespace: ns });
+    const { changeStream } = await createTestChangeStream();
+    const head = await writeHistory(eventStore);
+    const a = start({ eventStore, stores, changeStream, lease: { holder: 'a', ttlMs: 2_000 } });
+    expect(await a.waitFor(head, 10_000)).toBe(true);
+    // b polls much more often than a renews (every 500 ms): it takes the lease first after the wipe.
+    const b = start({ eventStore, stores, changeStream, lease: { holder: 'b', ttlMs: 2_000, pollMs: 20 } });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect([a.snapshot().active, b.snapshot().active]).toEqual([true, false]);
+
+    // FLUSHALL as far as this namespace goes, in one atomic DEL: the lease, its token counter,
+    // checkpoints, records.
+    const direct = client as unknown as { keys(pattern: string): Promise<string[]>; del(keys: string[]): Promise<number> };
+    await direct.del(await direct.keys(`${ns}:*`));
+    const deadline = Date.now() + 5_000;
+    while (!b.snapshot().active && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    // a learns it at its next renewal or write, within 500 ms; before the fix its renewal with the
+    // same token number still matched and both applied.
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    expect([a.snapshot().active, b.snapshot().active]).toEqual([false, true]);
+    expect(await b.waitFor(head, 10_000)).toBe(true);
+    const fresh = createMemoryStores();
+    await rebuildReadModels({ eventStore, target: fresh });
+    expect(await compareReadModels(stores, fresh)).toEqual([]);
+    await eventStore.close();
+  });
+
   it('SIGKILL of the active projector process during writes: the standby takes over, nothing lost, equal to a rebuild', async () => {
     const file = join(dir, `events-${Date.now()}.db`);
     const eventStore = createSqliteEventStore(openSqliteDatabase(file), { pollIntervalMs: 20 });

@@ -2,7 +2,7 @@ import type { EventStore, RecordedEvent } from '@pubstream/event-store';
 import { compareReadModels, type ComparedStores, type ReadModelDifference } from './compareReadModels.js';
 import { decodeEvents } from './decodeEvents.js';
 import { projectBatch } from './projectBatch.js';
-import { publishedCheckpointName } from './projector.js';
+import { publishedCheckpointName } from './checkpointNames.js';
 import type { ProjectorStores } from './projectorStores.js';
 import { PROJECTIONS, type Projection } from './projections/index.js';
 import { createRebuildMeter, type RebuildMeter } from './rebuildMeter.js';

@@ -1,6 +1,6 @@
 // The image's HEALTHCHECK: is the server of this container's command alive? `start` and `api`
-// serve the public port, `admin` the admin port; each answers GET /healthz without a key or token.
-// The projector serves no HTTP: it is alive while pid 1 runs (the container stops when it exits).
+// serve the public port, `admin` the admin port, `projector` its health and metrics port
+// (PROJECTOR_PORT on ADMIN_HOST); each answers GET /healthz without a key or token.
 // Any HTTP answer below 500 counts: a 421 (a Host name outside ADMIN_ALLOWED_HOSTS) still shows a
 // live server. Bounded at 4 s, under the HEALTHCHECK timeout.
 import { readFileSync } from 'node:fs';
@@ -8,8 +8,8 @@ import { request } from 'node:http';
 
 const args = readFileSync('/proc/1/cmdline', 'utf8').split('\0');
 const role = ['start', 'api', 'admin', 'projector'].find((name) => args.includes(name)) ?? 'start';
-if (role === 'projector') process.exit(0);
-const port = role === 'admin' ? (process.env.ADMIN_PORT ?? '8081') : (process.env.PORT ?? '8080');
+const ports = { admin: process.env.ADMIN_PORT ?? '8081', projector: process.env.PROJECTOR_PORT ?? '8082' };
+const port = ports[role] ?? process.env.PORT ?? '8080';
 
 const req = request({ host: '127.0.0.1', port: Number(port), path: '/healthz', timeout: 4_000 }, (res) => {
   res.resume();

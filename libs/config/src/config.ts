@@ -12,6 +12,8 @@ export interface Config {
   readonly port: number;
   readonly host: string;
   readonly adminPort: number;
+  /** PROJECTOR_PORT: the projector process's health and metrics listener, on `adminHost`. */
+  readonly projectorPort: number;
   readonly adminHost: string;
   /** null: not configured (the CLI generates one in development). */
   readonly adminToken: string | null;

@@ -36,6 +36,8 @@ export const envSchema = z.object({
   HOST: z.string().min(1, 'must not be empty').default('0.0.0.0'),
   ADMIN_PORT: port(8081),
   ADMIN_HOST: z.string().min(1, 'must not be empty').default('127.0.0.1'),
+  /** `pubstream projector` serves /healthz, /readyz and /metrics on ADMIN_HOST:PROJECTOR_PORT. */
+  PROJECTOR_PORT: port(8082),
   ADMIN_TOKEN: optionalText.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   /** Host header values the admin port answers (comma-separated, `*` for any); default: loopback names and ADMIN_HOST. */
   ADMIN_ALLOWED_HOSTS: optionalText,

@@ -62,6 +62,7 @@ const toConfig = (values: Env, role: ProcessRole, derived: Derived): Config =>
     port: values.PORT,
     host: values.HOST,
     adminPort: values.ADMIN_PORT,
+    projectorPort: values.PROJECTOR_PORT,
     adminHost: values.ADMIN_HOST,
     adminToken: values.ADMIN_TOKEN ?? null,
     adminAllowedHosts: Object.freeze([...derived.adminAllowedHosts]),

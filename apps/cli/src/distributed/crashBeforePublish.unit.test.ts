@@ -37,8 +37,8 @@ describe('crashBeforePublish (crash-test hook)', () => {
 });
 
 describe('projectorNodeOptionsFromEnv', () => {
-  it('defaults to a 3 s lease and no fault injection', () => {
-    expect(projectorNodeOptionsFromEnv({})).toEqual({ leaseTtlMs: 3_000, exitBeforePublishProbability: 0 });
+  it('defaults to a 2 s lease and no fault injection', () => {
+    expect(projectorNodeOptionsFromEnv({})).toEqual({ leaseTtlMs: 2_000, exitBeforePublishProbability: 0 });
   });
 
   it('refuses values out of range with a line naming the variable', () => {

@@ -1,23 +1,36 @@
+import { randomUUID } from 'node:crypto';
 import type { Config } from '@pubstream/config';
-import { createLogger, type Logger } from '@pubstream/observability';
-import { createProjector, type Projector, type ProjectorState } from '@pubstream/projector';
+import { createLogger, createMetricsRegistry, type Logger } from '@pubstream/observability';
+import { createProjector, createProjectorHttpHandler, registerProjectorMetrics, type Projector } from '@pubstream/projector';
 import { openChangeStream, openEventStore, openStores, processIdentity } from '../adapters.js';
 import { createCleanupStack, startOrUndo } from '../cleanupStack.js';
 import type { RunningProcess } from '../distributedProcesses.js';
+import { edgeSettings, listen } from '../httpServer.js';
 import { DEFAULT_LEASE_TTL_MS, type ProjectorNodeOptions } from './config.js';
 import { crashBeforePublish } from './crashBeforePublish.js';
 
-const STATE_POLL_MS = 250;
+const ROLE_POLL_MS = 100;
 
-/** What an operator reads in the log when this process changes role. */
-const roleLine = (state: ProjectorState): string | null =>
-  state === 'running' ? 'projector active' : state === 'waiting-for-lease' ? 'projector standby' : null;
+/** Logs one line each time this process becomes the active projector or a standby. */
+const watchRole = (projector: Projector, logger: Logger, holder: string): (() => void) => {
+  let shown: string | null = null;
+  const timer = setInterval(() => {
+    const snap = projector.snapshot();
+    const line = snap.active ? 'projector active' : snap.state === 'waiting-for-lease' ? 'projector standby' : null;
+    if (line === null || line === shown) return;
+    shown = line;
+    logger.info({ holder, applied: snap.applied, published: snap.published }, line);
+  }, ROLE_POLL_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+};
 
 /**
- * `pubstream projector`: follows the event log into the Redis read model and publishes each change
- * to Kafka. Several may run; only the holder of the `projector` lease in Redis writes (every write
- * carries its fencing token), the others stand by and take over within the lease TTL. Logs one line
- * per change of role: "projector active" / "projector standby".
+ * `pubstream projector` (docs/distributed.md): follows the event log into the Redis read model
+ * and publishes the changes to Kafka from its own cursor. Several may run; only the holder of the
+ * `projector` lease in Redis writes (every write is fenced by its holder id and token), the others
+ * stand by. Serves /healthz, /readyz and /metrics on ADMIN_HOST:PROJECTOR_PORT. On stop, /readyz
+ * answers 503 at once and the lease is released as soon as the current batch is stored.
  */
 export const runProjectorNode = async (
   config: Config,
@@ -25,8 +38,10 @@ export const runProjectorNode = async (
   logger: Logger = createLogger({ level: config.logLevel, name: 'pubstream-projector' }),
 ): Promise<RunningProcess> => {
   const now = () => new Date();
-  const holder = processIdentity('projector');
+  // Unique per process even where host names and pids repeat (containers): fencing compares it.
+  const holder = `${processIdentity('projector')}:${randomUUID().slice(0, 8)}`;
   const cleanups = createCleanupStack((error) => logger.warn({ err: error }, 'error while stopping'));
+  let draining = false;
   return startOrUndo(cleanups, async () => {
     const eventStore = openEventStore(config, now);
     cleanups.push(() => eventStore.close());
@@ -37,34 +52,20 @@ export const runProjectorNode = async (
     const changeStream = crashBeforePublish(kafka, options.exitBeforePublishProbability, () =>
       logger.warn({}, 'fault injection: exiting between a read-model write and its publish'),
     );
-    const projector = createProjector({ eventStore, stores, changeStream, logger: logger.child({ component: 'projector' }), now, lease: { holder, ttlMs: options.leaseTtlMs },
-      // While Redis or Kafka is away, try again at least every 2 s so that recovery is quick.
-      retry: { initialMs: 200, maxMs: 2_000 },
-    });
+    const projector = createProjector({ eventStore, stores, changeStream, logger: logger.child({ component: 'projector' }), now, lease: { holder, ttlMs: options.leaseTtlMs } });
+    const metrics = createMetricsRegistry({ app: 'projector' });
+    registerProjectorMetrics(metrics, { eventStore, checkpoints: stores.projections, snapshot: projector.snapshot, now });
+    const server = await listen(createProjectorHttpHandler({ snapshot: projector.snapshot, metrics, draining: () => draining }), config.adminHost, config.projectorPort, edgeSettings(config, 'public'));
+    cleanups.push(() => server.close(config.shutdownTimeoutMs));
     projector.start();
     cleanups.push(() => projector.stop());
-    const stopWatching = logRoleChanges(projector, (details, line) => logger.info({ holder, ...details }, line));
-    cleanups.push(async () => stopWatching());
-    logger.info({ holder, leaseTtlMs: options.leaseTtlMs }, 'projector started');
-    return { url: null, stop: cleanups.stop };
+    const unwatch = watchRole(projector, logger, holder);
+    cleanups.push(async () => unwatch());
+    // Registered last, so it runs first: /readyz answers 503 from the first moment of a stop.
+    cleanups.push(async () => {
+      draining = true;
+    });
+    logger.info({ holder, leaseTtlMs: options.leaseTtlMs, url: server.url }, 'projector started');
+    return { url: server.url, stop: cleanups.stop };
   });
-};
-
-/** Logs one line each time the projector's role changes (active / standby); returns what stops it. */
-const logRoleChanges = (projector: Pick<Projector, 'status'>, log: (details: { applied: number; published: number }, line: string) => void): (() => void) => {
-  let shown: string | null = null;
-  const watch = setInterval(() => {
-    projector.status().then(
-      (status) => {
-        const line = roleLine(status.state);
-        if (line !== null && line !== shown) {
-          shown = line;
-          log({ applied: status.applied, published: status.published }, line);
-        }
-      },
-      () => {},
-    );
-  }, STATE_POLL_MS);
-  watch.unref();
-  return () => clearInterval(watch);
 };

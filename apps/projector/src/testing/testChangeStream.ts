@@ -14,7 +14,11 @@ export interface TestChangeStream {
  * publishes throw, as a broker outage or a crash right after the read-model write would.
  */
 export const createTestChangeStream = async (
-  options: { failPublishes?: number; failOnceWhen?: (messages: readonly ChangeMessage[]) => boolean } = {},
+  options: {
+    failPublishes?: number;
+    /** From the first publish this matches on, every publish fails: the process "died" there. */
+    dieWhen?: (messages: readonly ChangeMessage[]) => boolean;
+  } = {},
 ): Promise<TestChangeStream> => {
   const inner = createInProcessChangeStream();
   const received: ChangeMessage[] = [];
@@ -23,7 +27,7 @@ export const createTestChangeStream = async (
   let failed = 0;
   const changeStream: ChangeStream = {
     async publish(messages) {
-      if (options.failOnceWhen && failed === 0 && options.failOnceWhen(messages)) toFail = 1;
+      if (options.dieWhen?.(messages)) toFail = Infinity;
       if (toFail > 0) {
         toFail -= 1;
         failed += 1;

@@ -1,4 +1,4 @@
-import { FencedError, type ProjectionStore } from '../projectionStore.js';
+import { FencedError, type Lease, type ProjectionStore } from '../projectionStore.js';
 import { applyMemoryOp } from './applyMemoryOp.js';
 import type { MemoryRecords } from './memoryRecords.js';
 
@@ -8,24 +8,37 @@ interface HeldLease {
   expiresAt: number;
 }
 
+/** The projection store's own state beside the records: checkpoints, leases, the last tokens. */
+export interface MemoryProjectionState {
+  readonly checkpoints: Map<string, number>;
+  readonly leases: Map<string, HeldLease>;
+  readonly leaseTokens: Map<string, number>;
+}
+
+export const createMemoryProjectionState = (): MemoryProjectionState => ({ checkpoints: new Map(), leases: new Map(), leaseTokens: new Map() });
+
 /**
  * The projection store over the memory records: every batch is applied synchronously, so each op
- * and each batch is atomic. Leases expire by the injected clock; tokens only grow.
+ * and each batch is atomic. Leases expire by the injected clock; a lease is current only for its
+ * holder AND token, and tokens never go below the clock in ms, as in the Redis adapter
+ * (docs/read-models.md, Fencing).
  */
-export const createMemoryProjectionStore = (records: MemoryRecords, now: () => Date): ProjectionStore => {
-  const checkpoints = new Map<string, number>();
-  const leases = new Map<string, HeldLease>();
-  const leaseTokens = new Map<string, number>();
+export const createMemoryProjectionStore = (records: MemoryRecords, now: () => Date, state: MemoryProjectionState = createMemoryProjectionState()): ProjectionStore => {
+  const { checkpoints, leases, leaseTokens } = state;
 
   const liveLease = (name: string): HeldLease | undefined => {
     const lease = leases.get(name);
     return lease && lease.expiresAt > now().getTime() ? lease : undefined;
   };
+  const isCurrent = (lease: Lease): HeldLease | undefined => {
+    const current = liveLease(lease.name);
+    return current?.token === lease.token && current.holder === lease.holder ? current : undefined;
+  };
 
   return {
     async apply(ops, checkpoint, options) {
       const lease = options?.lease;
-      if (lease && liveLease(lease.name)?.token !== lease.token) throw new FencedError();
+      if (lease && !isCurrent(lease)) throw new FencedError();
       const applied = ops.map((op) => applyMemoryOp(records, op));
       checkpoints.set(checkpoint.projection, Math.max(checkpoints.get(checkpoint.projection) ?? 0, checkpoint.position));
       return applied;
@@ -33,19 +46,19 @@ export const createMemoryProjectionStore = (records: MemoryRecords, now: () => D
     async acquireLease(name, holder, ttlMs) {
       const current = liveLease(name);
       if (current && current.holder !== holder) return null;
-      const token = (leaseTokens.get(name) ?? 0) + 1;
+      const token = Math.max((leaseTokens.get(name) ?? 0) + 1, now().getTime());
       leaseTokens.set(name, token);
       leases.set(name, { holder, token, expiresAt: now().getTime() + ttlMs });
       return { name, holder, token };
     },
     async renewLease(lease, ttlMs) {
-      const current = liveLease(lease.name);
-      if (current?.token !== lease.token) return false;
+      const current = isCurrent(lease);
+      if (!current) return false;
       current.expiresAt = now().getTime() + ttlMs;
       return true;
     },
     async releaseLease(lease) {
-      if (leases.get(lease.name)?.token === lease.token) leases.delete(lease.name);
+      if (isCurrent(lease)) leases.delete(lease.name);
     },
     async getCheckpoint(projection) {
       return checkpoints.get(projection) ?? 0;

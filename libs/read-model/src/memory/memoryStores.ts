@@ -1,14 +1,24 @@
 import type { Stores } from '../stores.js';
 import { createMemoryKeyStore } from './memoryKeyStore.js';
-import { createMemoryProjectionStore } from './memoryProjectionStore.js';
+import { createMemoryProjectionState, createMemoryProjectionStore, type MemoryProjectionState } from './memoryProjectionStore.js';
 import { createMemoryReadModel } from './memoryReadModel.js';
-import { createMemoryRecords } from './memoryRecords.js';
+import { createMemoryRecords, type MemoryRecords } from './memoryRecords.js';
 import { createMemoryUsageStore } from './memoryUsageStore.js';
 
 export interface MemoryStoresOptions {
   /** Clock for lease expiry. */
   readonly now?: () => Date;
+  /** The state to keep the data in (tests pass their own to empty it, as a lost Redis would be). */
+  readonly state?: MemoryStoresState;
 }
+
+/** Everything the memory stores hold but the usage counts. */
+export interface MemoryStoresState {
+  readonly records: MemoryRecords;
+  readonly projection: MemoryProjectionState;
+}
+
+export const createMemoryStoresState = (): MemoryStoresState => ({ records: createMemoryRecords(), projection: createMemoryProjectionState() });
 
 /**
  * The read-side ports in process memory: the embedded profile's adapter, rebuilt from the event
@@ -16,12 +26,12 @@ export interface MemoryStoresOptions {
  * model and the key store read; usage counts are kept apart.
  */
 export const createMemoryStores = (options: MemoryStoresOptions = {}): Stores => {
-  const records = createMemoryRecords();
+  const { records, projection } = options.state ?? createMemoryStoresState();
   return {
     readModel: createMemoryReadModel(records),
     keys: createMemoryKeyStore(records),
     usage: createMemoryUsageStore(),
-    projections: createMemoryProjectionStore(records, options.now ?? (() => new Date())),
+    projections: createMemoryProjectionStore(records, options.now ?? (() => new Date()), projection),
     async ping() {},
     async close() {},
   };

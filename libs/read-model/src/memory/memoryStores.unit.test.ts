@@ -1,8 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { createMemoryStores } from './memoryStores.js';
+import { createMemoryStores, createMemoryStoresState, type MemoryStoresState } from './memoryStores.js';
 import { collectionRecord, itemRecord, testStoresContract } from '../testing/index.js';
 
-testStoresContract('memory', async () => createMemoryStores());
+/** Empties the stores' state as a lost Redis would be; it takes a moment, as a real wipe does. */
+const wipe = async (state: MemoryStoresState): Promise<void> => {
+  for (const part of [state.records, state.projection]) for (const value of Object.values(part)) if (value instanceof Map) value.clear();
+  state.records.plan = null;
+  await new Promise((resolve) => setTimeout(resolve, 2));
+};
+
+let state = createMemoryStoresState();
+testStoresContract('memory', async () => createMemoryStores({ state: (state = createMemoryStoresState()) }), { wipe: () => wipe(state) });
 
 describe('memory stores', () => {
   it('expire leases by the injected clock', async () => {
@@ -12,7 +20,7 @@ describe('memory stores', () => {
     expect(await projections.acquireLease('p', 'b', 1000)).toBeNull();
     now = 1001;
     const b = await projections.acquireLease('p', 'b', 1000);
-    expect(b!.token).toBe(a!.token + 1);
+    expect(b!.token).toBeGreaterThan(a!.token);
   });
 
   it('keep pages right while writes and reads interleave on a large collection', async () => {

@@ -1,6 +1,7 @@
 import { FencedError, type Lease, type ReadModelOp } from '../projectionStore.js';
 import { isNoScript, type RedisCommands, type Reply } from './redisCommands.js';
 import type { RedisKeys } from './redisKeys.js';
+import { leaseValueOf } from './redisLeaseValue.js';
 import { planWriteChunks, type WriteChunk, type WriteChunkOptions } from './redisWriteChunks.js';
 
 export interface BatchOutcome {
@@ -23,7 +24,7 @@ export const writeBatch = async (
   lease: Lease | undefined,
   chunkOptions: Omit<WriteChunkOptions, 'cluster'> = {},
 ): Promise<BatchOutcome> => {
-  const fence = lease && !commands.cluster ? [key.lease(lease.name), String(lease.token)] : ['', ''];
+  const fence = lease && !commands.cluster ? [key.lease(lease.name), leaseValueOf(lease)] : ['', ''];
   const chunks = planWriteChunks(ops, key, { ...chunkOptions, cluster: commands.cluster });
   const settled = await Promise.allSettled(chunks.map((chunk) => commands.evalsha('APPLY', [chunk.routeKey], fence.concat(chunk.args))));
   let noScript = false;

@@ -2,6 +2,7 @@ import { FencedError, type Lease, type ProjectionStore } from '../projectionStor
 import { writeBatch } from './redisBatchWrite.js';
 import type { RedisCommands } from './redisCommands.js';
 import type { RedisKeys } from './redisKeys.js';
+import { leaseValueOf } from './redisLeaseValue.js';
 import type { WriteChunkOptions } from './redisWriteChunks.js';
 
 const ttlArg = (ttlMs: number): string => String(Math.max(1, Math.ceil(ttlMs)));
@@ -9,13 +10,14 @@ const ttlArg = (ttlMs: number): string => String(Math.max(1, Math.ceil(ttlMs)));
 /**
  * The projection store on Redis (docs/read-models.md): writes go through one batched Lua script,
  * every record guarded by its version; all calls of a batch are pipelined and the checkpoint is
- * written after their effects. Leases are `"<token> <holder>"` strings with a PX expiry; tokens
- * come from a counter that never expires.
+ * written after their effects. Leases are `"<token> <holder>"` strings with a PX expiry, and every
+ * fenced call compares the whole string; tokens never go below the server clock in µs, so they keep
+ * growing after Redis lost its data.
  */
 export const createRedisProjectionStore = (commands: RedisCommands, key: RedisKeys, writeChunk: Omit<WriteChunkOptions, 'cluster'> = {}): ProjectionStore => {
   const checkLease = async (lease: Lease): Promise<void> => {
     const current = await commands.send(key.lease(lease.name), ['GET', key.lease(lease.name)], true);
-    if (typeof current !== 'string' || current.split(' ', 1)[0] !== String(lease.token)) throw new FencedError();
+    if (current !== leaseValueOf(lease)) throw new FencedError();
   };
 
   return {
@@ -34,7 +36,7 @@ export const createRedisProjectionStore = (commands: RedisCommands, key: RedisKe
         const again = await writeBatch(commands, key, ops, lease, writeChunk);
         applied = applied.map((done, i) => done || (again.applied[i] ?? false));
       }
-      const fence = lease ? [key.lease(lease.name), String(lease.token)] : ['', ''];
+      const fence = lease ? [key.lease(lease.name), leaseValueOf(lease)] : ['', ''];
       const reply = await commands.run('CHECKPOINT', [key.checkpoints], [checkpoint.projection, String(checkpoint.position), ...fence]);
       if (reply === -1) throw new FencedError();
       return applied;
@@ -44,10 +46,10 @@ export const createRedisProjectionStore = (commands: RedisCommands, key: RedisKe
       return typeof token === 'number' ? { name, holder, token } : null;
     },
     async renewLease(lease, ttlMs) {
-      return (await commands.run('LEASE_RENEW', [key.lease(lease.name)], [String(lease.token), ttlArg(ttlMs)])) === 1;
+      return (await commands.run('LEASE_RENEW', [key.lease(lease.name)], [leaseValueOf(lease), ttlArg(ttlMs)])) === 1;
     },
     async releaseLease(lease) {
-      await commands.run('LEASE_RENEW', [key.lease(lease.name)], [String(lease.token), '']);
+      await commands.run('LEASE_RENEW', [key.lease(lease.name)], [leaseValueOf(lease), '']);
     },
     async getCheckpoint(projection) {
       const reply = await commands.send(key.checkpoints, ['HGET', key.checkpoints, projection], true);

@@ -161,22 +161,19 @@ end
 
 /**
  * A batch of writes, applied in order. KEYS[1] routes the call (a key of the batch's slot).
- * ARGV: lease key, token ('' '' = unfenced), then entries, each a tag and its fields:
+ * ARGV: lease key, lease value `"<token> <holder>"` ('' '' = unfenced), then entries, each a tag and its fields:
  * - `s` key, version key, version, json: a record in a string key (item, key by hash, plan);
  * - `h` hash, versions hash, field, version, json: a record in a hash field (collection and key lists);
  * - `c` P, dataId, version, json, createdAt ms, updatedAt ms: an item's membership in its collection;
  * - `i` item key, version key, then the fields of `c`: both halves of one item (one node only);
  * - `r` P, version, json: the collection record.
- * json '' deletes. Returns one 0/1 (changed) per entry, or -1 when the lease is no longer held
- * with that token (nothing written). On one Redis node the writer passes its lease, so each call is
+ * json '' deletes. Returns one 0/1 (changed) per entry, or -1 when the lease no longer holds that
+ * value, token and holder both (nothing written). On one Redis node the writer passes its lease, so each call is
  * refused once another holder took over; on a cluster the lease lives in another slot and the
  * writer passes '' (see docs/read-models.md).
  */
 export const APPLY = `${WRITE_FUNCTIONS}
-if ARGV[1] ~= '' then
-  local lease = redis.call('GET', ARGV[1])
-  if not lease or string.match(lease, '^(%d+) ') ~= ARGV[2] then return -1 end
-end
+if ARGV[1] ~= '' and redis.call('GET', ARGV[1]) ~= ARGV[2] then return -1 end
 local out = {}
 local a = 3
 while a <= #ARGV do
@@ -255,30 +252,35 @@ return out
 `;
 
 /** The checkpoint never moves back; with a lease it is written only by the current holder.
- * KEYS[1] = checkpoint hash. ARGV: projection, position, lease key ('' = none), token. */
+ * KEYS[1] = checkpoint hash. ARGV: projection, position, lease key ('' = none), lease value. */
 export const CHECKPOINT = `
-if ARGV[3] ~= '' then
-  local lease = redis.call('GET', ARGV[3])
-  if not lease or string.match(lease, '^(%d+) ') ~= ARGV[4] then return -1 end
-end
+if ARGV[3] ~= '' and redis.call('GET', ARGV[3]) ~= ARGV[4] then return -1 end
 local cur = redis.call('HGET', KEYS[1], ARGV[1])
 if not cur or tonumber(cur) < tonumber(ARGV[2]) then redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) end
 return 1
 `;
 
-/** KEYS: lease, token sequence. ARGV: holder, ttl ms. Returns the new token or nil. */
+/**
+ * KEYS: lease, token sequence. ARGV: holder, ttl ms. Returns the new token or nil. The lease's value
+ * is `"<token> <holder>"`, and every fenced call compares the whole of it. A token is the larger
+ * of the last one issued + 1 and the server clock in µs (exact in a double until the year 2255), so
+ * it never restarts below the tokens issued before Redis lost its data (docs/read-models.md, Fencing).
+ */
 export const LEASE_ACQUIRE = `
 local cur = redis.call('GET', KEYS[1])
 if cur and string.match(cur, '^%d+ (.*)$') ~= ARGV[1] then return false end
-local token = redis.call('INCR', KEYS[2])
-redis.call('SET', KEYS[1], token .. ' ' .. ARGV[1], 'PX', ARGV[2])
+local now = redis.call('TIME')
+local clock = tonumber(now[1]) * 1000000 + tonumber(now[2])
+local token = math.max(tonumber(redis.call('GET', KEYS[2]) or '0') + 1, clock)
+local text = string.format('%.0f', token)
+redis.call('SET', KEYS[2], text)
+redis.call('SET', KEYS[1], text .. ' ' .. ARGV[1], 'PX', ARGV[2])
 return token
 `;
 
-/** KEYS: lease. ARGV: token, ttl ms ('' releases). */
+/** KEYS: lease. ARGV: lease value `"<token> <holder>"`, ttl ms ('' releases). */
 export const LEASE_RENEW = `
-local cur = redis.call('GET', KEYS[1])
-if not cur or string.match(cur, '^(%d+) ') ~= ARGV[1] then return 0 end
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 if ARGV[2] == '' then redis.call('DEL', KEYS[1]) else redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return 1
 `;

@@ -2,10 +2,20 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll } from 'vitest';
 import { describeWithBackend } from '@pubstream/testing';
 import { connectRedis, type RedisReadModelClient } from './redisConnection.js';
+import { dropGeneration } from './generations.js';
 import { createRedisStores } from './redisStores.js';
 import { testStoresContract } from '../testing/index.js';
 
 // One client per suite; each test gets its own namespace, so tests never see each other's keys.
+// `wipe` deletes every key of the test's namespace: FLUSHALL as far as that test can see.
+const wipeable = (client: () => RedisReadModelClient) => {
+  let namespace = '';
+  return {
+    create: () => createRedisStores(client(), { namespace: (namespace = `t-${randomUUID()}`) }),
+    wipe: async () => void (await dropGeneration(client(), 'wipe-root', namespace)),
+  };
+};
+
 describeWithBackend('redis', 'redis stores (single node)', (url) => {
   let client: RedisReadModelClient;
   beforeAll(async () => {
@@ -14,7 +24,8 @@ describeWithBackend('redis', 'redis stores (single node)', (url) => {
   afterAll(async () => {
     await client.close();
   });
-  testStoresContract('redis', async () => createRedisStores(client, { namespace: `t-${randomUUID()}` }), { numRuns: 25 });
+  const subject = wipeable(() => client);
+  testStoresContract('redis', async () => subject.create(), { numRuns: 25, wipe: subject.wipe });
 });
 
 describeWithBackend('redisCluster', 'redis stores (cluster)', (urls) => {
@@ -25,5 +36,6 @@ describeWithBackend('redisCluster', 'redis stores (cluster)', (urls) => {
   afterAll(async () => {
     await cluster.close();
   });
-  testStoresContract('redis cluster', async () => createRedisStores(cluster, { namespace: `t-${randomUUID()}` }), { numRuns: 15 });
+  const subject = wipeable(() => cluster);
+  testStoresContract('redis cluster', async () => subject.create(), { numRuns: 15, wipe: subject.wipe });
 });

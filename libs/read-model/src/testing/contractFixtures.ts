@@ -63,6 +63,11 @@ export type UsageStoreSubject = Pick<Stores, 'usage'>;
 export interface ContractOptions<S> {
   /** Called after each test with the stores the factory gave. */
   readonly teardown?: (subject: S) => Promise<void>;
+  /**
+   * Empties the backend under the stores as FLUSHALL would (records, checkpoints, the lease and its
+   * token counter), for the fencing cases; every adapter that can lose its data passes one.
+   */
+  readonly wipe?: (subject: S) => Promise<void>;
 }
 
 export interface ReadModelContractOptions<S> extends ContractOptions<S> {

@@ -5,7 +5,8 @@ import { cp, itemRecord, keyRecord, put, sleep, type ContractOptions, type Proje
 /**
  * The behaviour every ProjectionStore adapter must show (docs/read-models.md): checkpoints that
  * never move back, one lease holder at a time with growing tokens, and fencing: a write with a
- * stale lease is refused and writes nothing (seen through the same adapter's reads).
+ * stale lease (taken over, wiped, or another holder's with the same token number) is refused and
+ * writes nothing (seen through the same adapter's reads).
  */
 export const testProjectionStoreContract = <S extends ProjectionStoreSubject>(name: string, factory: () => Promise<S>, options: ContractOptions<S> = {}): void => {
   describe(`projection store contract: ${name}`, () => {
@@ -64,6 +65,54 @@ export const testProjectionStoreContract = <S extends ProjectionStoreSubject>(na
         expect(await s.projections.apply([put(itemRecord('y', 'c', 1))], cp(2), { lease: b! })).toEqual([true]);
         expect(await s.projections.getCheckpoint('items')).toBe(2);
       });
+
+      testFencingCases(() => s, options);
     });
   });
+};
+
+/**
+ * Fencing when the lease changed hands or vanished: by takeover, by another holder presenting the
+ * same token number, and (adapters with a `wipe`) by the backend losing its data (issue 23).
+ */
+const testFencingCases = <S extends ProjectionStoreSubject>(s: () => S, options: ContractOptions<S>): void => {
+it('fences off a holder whose lease was taken over, at its next renewal or write', async () => {
+  const a = await s().projections.acquireLease('projector', 'a', 100);
+  await sleep(250);
+  const b = await s().projections.acquireLease('projector', 'b', 10_000);
+  await expect(s().projections.apply([put(itemRecord('late', 'c', 1))], cp(5), { lease: a! })).rejects.toBeInstanceOf(FencedError);
+  await expect(s().projections.apply([], cp(6), { lease: a! })).rejects.toBeInstanceOf(FencedError);
+  expect(await s().projections.renewLease(a!, 10_000)).toBe(false);
+  // Its release does not free the new holder's lease.
+  await s().projections.releaseLease(a!);
+  expect(await s().projections.acquireLease('projector', 'a', 10_000)).toBeNull();
+  expect(await s().readModel.getItem('late')).toBeNull();
+  expect(await s().projections.getCheckpoint('items')).toBe(0);
+  expect(await s().projections.renewLease(b!, 10_000)).toBe(true);
+});
+
+it('compares the holder as well as the token: another holder with the same token number is refused', async () => {
+  const b = await s().projections.acquireLease('projector', 'b', 10_000);
+  const impostor = { ...b!, holder: 'a' };
+  expect(await s().projections.renewLease(impostor, 10_000)).toBe(false);
+  await expect(s().projections.apply([put(itemRecord('z', 'c', 1))], cp(3), { lease: impostor })).rejects.toBeInstanceOf(FencedError);
+  await s().projections.releaseLease(impostor);
+  expect(await s().readModel.getItem('z')).toBeNull();
+  expect(await s().projections.renewLease(b!, 10_000)).toBe(true);
+  expect(await s().projections.acquireLease('projector', 'a', 10_000)).toBeNull();
+});
+
+it('after the backend lost its data, the old holder is fenced off and tokens never restart below those issued', async (context) => {
+  if (!options.wipe) return context.skip('this adapter cannot lose its data without losing its process');
+  const a = await s().projections.acquireLease('projector', 'a', 10_000);
+  expect(await s().projections.apply([put(itemRecord('x', 'c', 1))], cp(1), { lease: a! })).toEqual([true]);
+  await options.wipe(s());
+  const b = await s().projections.acquireLease('projector', 'b', 10_000);
+  expect(b!.token).toBeGreaterThan(a!.token);
+  expect(await s().projections.renewLease(a!, 10_000)).toBe(false);
+  await expect(s().projections.apply([put(itemRecord('x', 'c', 2))], cp(2), { lease: a! })).rejects.toBeInstanceOf(FencedError);
+  expect(await s().readModel.getItem('x')).toBeNull();
+  expect(await s().projections.apply([put(itemRecord('x', 'c', 1))], cp(1), { lease: b! })).toEqual([true]);
+  expect(await s().projections.getCheckpoint('items')).toBe(1);
+});
 };

@@ -14,8 +14,8 @@ export interface DistributedCluster {
   readonly projectors: NodeProcess[];
   /** Calls the admin API (throws on non-2xx). */
   readonly adminApi: ReturnType<typeof adminHttp>;
-  /** Starts one more projector process (with extra env). */
-  startProjector(extraEnv?: Record<string, string>): Promise<NodeProcess>;
+  /** Starts one more projector process (with extra env); resolves once it answers /healthz unless told not to wait. */
+  startProjector(extraEnv?: Record<string, string>, waitUntilHealthy?: boolean): Promise<NodeProcess>;
   /** Stops every process (SIGTERM, then SIGKILL) and removes the log file. */
   stop(): Promise<void>;
 }
@@ -44,8 +44,8 @@ export const startDistributedCluster = async (options: {
   };
   const all: NodeProcess[] = [];
   const projectors: NodeProcess[] = [];
-  const startProjector = async (extraEnv: Record<string, string> = {}) => {
-    const projector = await startNodeProcess('projector', { ...env, ...extraEnv });
+  const startProjector = async (extraEnv: Record<string, string> = {}, waitUntilHealthy = true) => {
+    const projector = await startNodeProcess('projector', { ...env, ...extraEnv }, 60_000, waitUntilHealthy);
     all.push(projector);
     projectors.push(projector);
     return projector;

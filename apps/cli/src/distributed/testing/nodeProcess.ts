@@ -6,7 +6,7 @@ const MAIN = 'apps/cli/src/main.ts';
 
 export interface NodeProcess extends NodeChild {
   readonly role: string;
-  /** http://127.0.0.1:PORT for api and admin (the port the test chose). */
+  /** http://127.0.0.1:PORT: the API, the admin API, or the projector's health and metrics listener (the port the test chose). */
   readonly url: string;
 }
 
@@ -22,19 +22,26 @@ export const spawnCli = (args: readonly string[], env: Record<string, string>): 
 
 /**
  * Spawns `node --import tsx apps/cli/src/main.ts <role>` (the real CLI) with `env` over a minimal
- * base environment. For api and admin it chooses a free port and resolves once /healthz answers.
+ * base environment. It chooses a free port (PORT, ADMIN_PORT or PROJECTOR_PORT) and resolves once
+ * /healthz answers there.
  */
-export const startNodeProcess = async (role: 'api' | 'projector' | 'admin', env: Record<string, string>, readyTimeoutMs = 60_000): Promise<NodeProcess> => {
-  const port = role === 'projector' ? 0 : await freePort();
+export const startNodeProcess = async (
+  role: 'api' | 'projector' | 'admin',
+  env: Record<string, string>,
+  readyTimeoutMs = 60_000,
+  /** false: resolve at once (a process that may exit on purpose before it answers, e.g. a crash test). */
+  untilHealthy = true,
+): Promise<NodeProcess> => {
+  const port = await freePort();
   const child = spawnCli([role], {
     NODE_ENV: 'test',
     LOG_LEVEL: 'info',
-    ...(role === 'api' ? { PORT: String(port) } : role === 'admin' ? { ADMIN_PORT: String(port) } : {}),
+    ...(role === 'api' ? { PORT: String(port) } : role === 'admin' ? { ADMIN_PORT: String(port) } : { PROJECTOR_PORT: String(port) }),
     ...env,
   });
   const url = `http://127.0.0.1:${port}`;
   const node: NodeProcess = { ...child, role, url };
-  if (role !== 'projector') {
+  if (untilHealthy) {
     try {
       await waitUntilHealthy(child, `${url}/healthz`, { what: role, timeoutMs: readyTimeoutMs, everyMs: 100, healthy: (status) => status < 500 });
     } catch (error) {
