@@ -35,4 +35,13 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: ['@pubstream/api', '@pubstream/admin', '@pubstream/projector', '@pubstream/cli'] }],
     },
   },
+  {
+    // One idea per file, small named units (docs/architecture.md, "Code size"): the source, not the tests.
+    files: ['apps/**/src/**/*.ts', 'libs/**/src/**/*.ts', 'scripts/**/*.ts'],
+    ignores: ['**/*.test.ts', '**/testing/**'],
+    rules: {
+      'max-lines': ['error', { max: 300, skipBlankLines: true, skipComments: true }],
+      'max-lines-per-function': ['error', { max: 60, skipBlankLines: true, skipComments: true, IIFEs: true }],
+    },
+  },
 );
