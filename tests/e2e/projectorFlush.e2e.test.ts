@@ -1,13 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { connectRedis, createRedisStores, type RedisReadModelClient } from '@pubstream/read-model';
-import { describeWithBackend, startLocalRedis, type LocalRedis } from '@pubstream/testing';
+import { beforeAll, expect, it } from 'vitest';
+import { createRedisStores } from '@pubstream/read-model';
+import { describeWithBackend, eventually, sleep } from '@pubstream/testing';
 import { ADMIN_TOKEN } from '../../apps/cli/src/distributed/testing/adminHttp.js';
-import { startDistributedCluster, type DistributedCluster } from '../../apps/cli/src/distributed/testing/distributedCluster.js';
-import { eventually, sleep } from '@pubstream/testing';
 import { scrapeProjector, watchActiveProjectors } from '../../apps/cli/src/distributed/testing/projectorScrape.js';
 import { differencesFromRebuild } from '../../apps/cli/src/distributed/testing/rebuildComparison.js';
 import { startWriteLoad } from '../../apps/cli/src/distributed/testing/writeLoad.js';
+import { usePrivateRedisCluster } from './support/privateRedisCluster.js';
 
 // Issue 23 #6: Redis loses its data (FLUSHALL) while two projectors run and writes flow at 5/s.
 // Before the fix the standby took the lease with token 1 again, the old holder's renewal with
@@ -17,34 +16,22 @@ import { startWriteLoad } from '../../apps/cli/src/distributed/testing/writeLoad
 const ITEMS = Array.from({ length: 10 }, (_, i) => `f${i}`);
 
 describeWithBackend('kafka', 'Redis emptied while two projectors run', (brokers) => {
-  let redis: LocalRedis;
-  let cluster: DistributedCluster;
-  let client: RedisReadModelClient;
-
+  const privateCluster = usePrivateRedisCluster(brokers, { apis: 0, projectors: 2 });
   beforeAll(async () => {
-    redis = await startLocalRedis();
-    cluster = await startDistributedCluster({ brokers, redisUrl: redis.url, apis: 0, projectors: 2 });
-    client = await connectRedis(redis.url, () => {});
-    await cluster.adminApi('POST', '/admin/collections', { slug: 'flush', name: 'Flush' });
-  }, 120_000);
-
-  afterAll(async () => {
-    await cluster?.stop();
-    await client?.close();
-    await redis?.stop();
-  }, 60_000);
+    await privateCluster.cluster.adminApi('POST', '/admin/collections', { slug: 'flush', name: 'Flush' });
+  });
 
   const activeCount = async (): Promise<number | undefined> => {
-    const readings = await Promise.all(cluster.projectors.map((node) => scrapeProjector(node.url)));
+    const readings = await Promise.all(privateCluster.cluster.projectors.map((node) => scrapeProjector(node.url)));
     return readings.some((r) => r === null) ? undefined : readings.filter((r) => r!.active).length;
   };
 
   it('never two active for more than 1 s, exactly one afterwards, the read model equal to a fresh rebuild', async () => {
     await eventually('exactly one active projector', async () => ((await activeCount()) === 1 ? true : undefined), 30_000, 100);
-    const load = startWriteLoad({ adminUrl: cluster.admin.url, token: ADMIN_TOKEN, collection: 'flush', dataIds: ITEMS, perSecond: 5 });
-    const watch = watchActiveProjectors(cluster.projectors.map((node) => node.url), 100);
+    const load = startWriteLoad({ adminUrl: privateCluster.cluster.admin.url, token: ADMIN_TOKEN, collection: 'flush', dataIds: ITEMS, perSecond: 5 });
+    const watch = watchActiveProjectors(privateCluster.cluster.projectors.map((node) => node.url), 100);
     await sleep(2_000);
-    execFileSync('redis-cli', ['-p', String(redis.port), 'FLUSHALL']);
+    execFileSync('redis-cli', ['-p', String(privateCluster.redis.port), 'FLUSHALL']);
     const flushedAt = watch.samples.at(-1)?.at ?? 0;
     await sleep(6_000);
     await load.stop();
@@ -60,8 +47,8 @@ describeWithBackend('kafka', 'Redis emptied while two projectors run', (brokers)
 
     // Nothing skipped or applied out of order: the rebuilt read model equals a build from the log,
     // and every item holds at least the value of its last answered write.
-    expect(await differencesFromRebuild(cluster.env.EVENT_STORE_URL!, client)).toEqual([]);
-    const live = createRedisStores(client);
+    expect(await differencesFromRebuild(privateCluster.cluster.env.EVENT_STORE_URL!, privateCluster.client)).toEqual([]);
+    const live = createRedisStores(privateCluster.client);
     for (const dataId of ITEMS) {
       const answered = load.writes.filter((w) => w.dataId === dataId && w.status !== null && w.status < 300);
       const item = await live.readModel.getItem(dataId);
