@@ -3,7 +3,7 @@ import { loadConfig } from '@pubstream/config';
 import { adminAppConfig } from './adminApi.js';
 
 describe('adminAppConfig', () => {
-  it('passes the token, the read-your-writes wait, the Host allow-list and the guessing throttle from the configuration', () => {
+  it('passes the token, the read-your-writes wait, the Host allow-list, the guessing throttle and the access-log switch from the configuration', () => {
     const config = loadConfig(
       { ADMIN_ALLOWED_HOSTS: 'admin.example.com', READ_YOUR_WRITES_TIMEOUT_MS: '1234', ADMIN_AUTH_MAX_FAILURES: '7', ADMIN_AUTH_BLOCK_MS: '1000', ADMIN_AUTH_MAX_BLOCK_MS: '8000' },
       'all-in-one',
@@ -14,6 +14,7 @@ describe('adminAppConfig', () => {
       readYourWritesTimeoutMs: 1234,
       allowedHosts: ['admin.example.com'],
       authThrottle: { maxFailures: 7, blockMs: 1000, maxBlockMs: 8000 },
+      accessLog: false,
     });
   });
 });
