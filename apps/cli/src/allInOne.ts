@@ -9,6 +9,7 @@ import type { ReadModel, Stores } from '@pubstream/read-model';
 import { openChangeStream, openEventStore, openRateLimiter, openStores, openStreamSlots, processIdentity } from './adapters.js';
 import { serveAdminApi } from './adminApi.js';
 import { generateAdminToken } from './adminToken.js';
+import { watchCaughtUp } from './caughtUpWatch.js';
 import { createCleanupStack, startOrUndo, type CleanupStack } from './cleanupStack.js';
 import { createPublicApi, servePublicApi } from './publicApi.js';
 import { seedDemo, type DemoSeed } from './seedDemo.js';
@@ -132,6 +133,10 @@ const startCore = async (config: Config, logger: Logger, now: () => Date, cleanu
   projector.start();
   cleanups.push(() => projector.stop());
   const head = await catchUpWithLog(eventStore, projector, logger);
+  // Misses are trusted from here on (docs/read-models.md, "Unknown is not missing"); the watch marks
+  // a Redis read model again after it lost its data and the projector rebuilt it.
+  await stores.projections.markCaughtUp({ projection: 'projector', position: head });
+  cleanups.push(watchCaughtUp(projector, stores.projections, { onError: (error) => logger.debug({ err: error }, 'caught-up marker not refreshed') }));
   return { eventStore, stores, redis, changeStream, projector, head };
 };
 

@@ -2,6 +2,7 @@ import type { Config } from '@pubstream/config';
 import { createLogger, type Logger } from '@pubstream/observability';
 import { createProjector, type Projector, type ProjectorState } from '@pubstream/projector';
 import { openChangeStream, openEventStore, openStores, processIdentity } from '../adapters.js';
+import { watchCaughtUp } from '../caughtUpWatch.js';
 import { createCleanupStack, startOrUndo } from '../cleanupStack.js';
 import type { RunningProcess } from '../distributedProcesses.js';
 import { DEFAULT_LEASE_TTL_MS, type ProjectorNodeOptions } from './config.js';
@@ -43,6 +44,7 @@ export const runProjectorNode = async (
     });
     projector.start();
     cleanups.push(() => projector.stop());
+    cleanups.push(watchCaughtUp(projector, stores.projections)); // issue 23: the caught-up marker (docs/read-models.md)
     const stopWatching = logRoleChanges(projector, (details, line) => logger.info({ holder, ...details }, line));
     cleanups.push(async () => stopWatching());
     logger.info({ holder, leaseTtlMs: options.leaseTtlMs }, 'projector started');
