@@ -1,11 +1,11 @@
 import { LOOPBACK_HOST_NAMES } from '@pubstream/config';
-import { ServiceUnavailableError } from '@pubstream/domain';
 import type { EventStore } from '@pubstream/event-store';
-import { errorMiddleware, normalizePathMiddleware } from '@pubstream/http';
+import { errorMiddleware, normalizePathMiddleware, respondReadiness } from '@pubstream/http';
 import { createHttpMetrics, type Logger } from '@pubstream/observability';
 import Koa from 'koa';
 import type { Registry } from 'prom-client';
 import { adminGate } from './adminGate.js';
+import { createAdminReadiness } from './adminReadiness.js';
 import type { AdminStores } from './adminStores.js';
 import { createAdminRoutes } from './adminRoutes.js';
 import { createAdminService, type AdminService } from './adminService.js';
@@ -24,6 +24,8 @@ export interface AdminAppConfig {
   readonly allowedHosts?: readonly string[];
   /** Throttling of failed authentications per client address (default: 5 a minute, blocks of 1 min doubling up to 1 h). */
   readonly authThrottle?: AuthThrottleOptions;
+  /** Bound of each /readyz check (default 1000 ms). */
+  readonly readinessTimeoutMs?: number;
 }
 
 export interface AdminAppDeps {
@@ -40,6 +42,8 @@ export interface AdminAppDeps {
   readonly metrics?: Registry;
   /** Options of the dashboard it mounts (e.g. `secureCookie: true` behind a TLS proxy that sends no X-Forwarded-Proto). */
   readonly dashboard?: DashboardOptions;
+  /** Set when the process begins to leave (SIGTERM): /readyz answers 503 at once. */
+  readonly drain?: { readonly draining: boolean };
 }
 
 export interface AdminApp extends Koa {
@@ -75,6 +79,7 @@ export const createAdminApp = (deps: AdminAppDeps): AdminApp => {
   });
   const http = deps.metrics ? createHttpMetrics(deps.metrics) : null;
   const throttle = createAuthThrottle(deps.config.authThrottle ?? DEFAULT_AUTH_THROTTLE);
+  const readiness = createAdminReadiness({ eventStore: deps.eventStore, stores: deps.stores, drain: deps.drain, timeoutMs: deps.config.readinessTimeoutMs ?? 1_000 });
 
   const app = new Koa({ asyncLocalStorage: false }) as Koa & { service?: AdminService };
   app.proxy = false;
@@ -105,13 +110,7 @@ export const createAdminApp = (deps: AdminAppDeps): AdminApp => {
   // Liveness and readiness for process managers and load balancers (public: no token, no data).
   app.use(async (ctx, next) => {
     if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || (ctx.path !== '/healthz' && ctx.path !== '/readyz')) return next();
-    if (ctx.path === '/readyz') {
-      try {
-        await deps.stores.ping();
-      } catch (error) {
-        throw new ServiceUnavailableError('The read model is not reachable', { cause: error });
-      }
-    }
+    if (ctx.path === '/readyz') return respondReadiness(ctx, await readiness.report());
     ctx.body = { status: 'ok' };
   });
   if (deps.metrics) {

@@ -7,6 +7,7 @@ export type { KeyUsage, UsageCount, UsageGranularity, UsageStore } from './usage
 export type { Stores } from './stores.js';
 export { usageBucketOf, usageBucketsBetween } from './usageBuckets.js';
 export { createMissConfirmation, NOT_CAUGHT_UP_MESSAGE, type MissConfirmation } from './missConfirmation.js';
+export { caughtUpKeyReads, caughtUpReadModel } from './caughtUpReads.js';
 
 // Adapters.
 export { createMemoryStores, type MemoryStoresOptions } from './memory/memoryStores.js';

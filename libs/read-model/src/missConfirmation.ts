@@ -17,9 +17,13 @@ export interface MissConfirmation {
  * Checks with `isCaughtUp`, coalesced: every `confirm()` is answered by a check that was sent after
  * it was called (one sent earlier could have run before the data was lost), at most one check is
  * in flight and one more waits for it. So a flood of misses costs Redis about one check per round
- * trip, and no answer is cached past the moment it was read.
+ * trip, and no answer is cached past the moment it was read. With `waitMs`, a read model that is
+ * not caught up is asked again every 100 ms for that long before the 503 (the admin, whose writes
+ * already wait for the projector: a write racing a projector that is just starting goes through);
+ * one that cannot be asked is a 503 at once.
  */
-export const createMissConfirmation = (isCaughtUp: () => Promise<boolean>): MissConfirmation => {
+export const createMissConfirmation = (isCaughtUp: () => Promise<boolean>, options: { readonly waitMs?: number } = {}): MissConfirmation => {
+  const waitMs = options.waitMs ?? 0;
   let inFlight: Promise<boolean> | null = null;
   let queued: Promise<boolean> | null = null;
 
@@ -45,15 +49,22 @@ export const createMissConfirmation = (isCaughtUp: () => Promise<boolean>): Miss
     return queued;
   };
 
+  const askOnce = async (): Promise<boolean> => {
+    try {
+      return await nextCheck();
+    } catch (error) {
+      throw isPubstreamError(error) ? error : new ServiceUnavailableError(undefined, { cause: error });
+    }
+  };
+
   return {
     async confirm() {
-      let caughtUp: boolean;
-      try {
-        caughtUp = await nextCheck();
-      } catch (error) {
-        throw isPubstreamError(error) ? error : new ServiceUnavailableError(undefined, { cause: error });
+      const deadline = performance.now() + waitMs;
+      while (!(await askOnce())) {
+        const left = deadline - performance.now();
+        if (left <= 0) throw new ServiceUnavailableError(NOT_CAUGHT_UP_MESSAGE);
+        await new Promise((resolve) => setTimeout(resolve, Math.min(100, left)));
       }
-      if (!caughtUp) throw new ServiceUnavailableError(NOT_CAUGHT_UP_MESSAGE);
     },
   };
 };

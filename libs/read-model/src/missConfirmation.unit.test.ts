@@ -50,6 +50,16 @@ describe('miss confirmation (unknown is not missing)', () => {
     for (const miss of late) await expect(miss).rejects.toThrow(NOT_CAUGHT_UP_MESSAGE);
   });
 
+  it('with waitMs, asks again until the read model is caught up, and gives up with a 503 after that long', async () => {
+    let caughtUpAfter = 3;
+    const patient = createMissConfirmation(async () => --caughtUpAfter <= 0, { waitMs: 5_000 });
+    await expect(patient.confirm()).resolves.toBeUndefined();
+    expect(caughtUpAfter).toBe(0);
+    const started = performance.now();
+    await expect(createMissConfirmation(async () => false, { waitMs: 250 }).confirm()).rejects.toThrow(NOT_CAUGHT_UP_MESSAGE);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(240);
+  });
+
   it('a failed check does not block the next one', async () => {
     const checks = scriptedCheck();
     const gate = createMissConfirmation(checks.isCaughtUp);

@@ -7,6 +7,7 @@ import type { Context, Middleware } from 'koa';
 import { clientAddress } from '../clientAddress.js';
 import { usageReport } from '../usageReport.js';
 import { collectionsPage } from './collectionsPage.js';
+import { failurePage } from './failurePage.js';
 import type { DashboardContext } from './dashboardContext.js';
 import { isDashboardPath, isPublicDashboardRequest } from './dashboardPaths.js';
 import { FAVICON } from './favicon.js';
@@ -289,12 +290,10 @@ export const createDashboard = (context: DashboardContext, options: DashboardOpt
       });
       if (ctx.status === 404 && (ctx.body === undefined || ctx.body === null)) throw new NotFoundError(`No dashboard page at ${echoInput(ctx.path)}`);
     } catch (error) {
-      if (!isPubstreamError(error) || error.status >= 500) {
-        context.logger.error({ err: error, method: ctx.method, url: ctx.path }, 'dashboard request failed');
-        return render(ctx, 500, 'Error', html`<h1>Something went wrong</h1><div class="alert error" role="alert">The server could not complete this request. Try again; the admin log has the details.</div>`);
-      }
-      const status = error.status;
-      render(ctx, status, status === 404 ? 'Not found' : 'Error', html`<h1>${status === 404 ? 'Not found' : 'Request refused'}</h1><div class="alert error" role="alert">${error.message}</div><p><a href="/dashboard/keys">Back to the dashboard</a></p>`);
+      const failure = failurePage(error, ctx.path);
+      if (failure.log !== null) context.logger[failure.log]({ err: error, method: ctx.method, url: ctx.path }, failure.log === 'warn' ? 'dashboard: backend unavailable' : 'dashboard request failed');
+      if (failure.retryAfterSeconds !== null) ctx.set('Retry-After', String(failure.retryAfterSeconds));
+      render(ctx, failure.status, failure.title, failure.body);
     }
   };
 };
