@@ -3,9 +3,9 @@ import { loadConfig } from '@pubstream/config';
 import { adminAppConfig } from './adminApi.js';
 
 describe('adminAppConfig', () => {
-  it('passes the token, the read-your-writes wait, the Host allow-list and the guessing throttle from the configuration', () => {
+  it('passes the token, the read-your-writes wait, the Host allow-list, the guessing throttle and the readiness bound from the configuration', () => {
     const config = loadConfig(
-      { ADMIN_ALLOWED_HOSTS: 'admin.example.com', READ_YOUR_WRITES_TIMEOUT_MS: '1234', ADMIN_AUTH_MAX_FAILURES: '7', ADMIN_AUTH_BLOCK_MS: '1000', ADMIN_AUTH_MAX_BLOCK_MS: '8000' },
+      { ADMIN_ALLOWED_HOSTS: 'admin.example.com', READ_YOUR_WRITES_TIMEOUT_MS: '1234', ADMIN_AUTH_MAX_FAILURES: '7', ADMIN_AUTH_BLOCK_MS: '1000', ADMIN_AUTH_MAX_BLOCK_MS: '8000', REDIS_COMMAND_TIMEOUT_MS: '700' },
       'all-in-one',
       '/srv',
     );
@@ -14,6 +14,7 @@ describe('adminAppConfig', () => {
       readYourWritesTimeoutMs: 1234,
       allowedHosts: ['admin.example.com'],
       authThrottle: { maxFailures: 7, blockMs: 1000, maxBlockMs: 8000 },
+      readinessTimeoutMs: 700,
     });
   });
 });
