@@ -58,7 +58,7 @@ describeWithBackend('kafka', 'faults: Redis frozen or emptied under two API node
     return `${what}: ${result.status ?? result.error} ${result.body.slice(0, 200)}`;
   };
 
-  it('Redis frozen 10 s: reads, new streams and readiness on both nodes and the admin answer within 2.5 s, and reads are 200 again within 5 s of the thaw', async () => {
+  it('Redis frozen 10 s: reads, new streams and readiness on both nodes and the admin answer within 2.5 s, and reads (admin too) are 200 again within 5 s of the thaw', async () => {
     for (const node of setup.cluster.apis) expect((await probe(itemUrl(node.url), { timeoutMs: 5_000, headers: keyHeaders() })).status).toBe(200);
 
     const rounds: { what: string; result: ProbeResult }[][] = [];
@@ -74,17 +74,18 @@ describeWithBackend('kafka', 'faults: Redis frozen or emptied under two API node
       faults!.thaw();
     }
     const thawedAt = performance.now();
-    const recoveredAfter = await Promise.all(
-      setup.cluster.apis.map((node) =>
-        eventually('a 200 after the thaw', async () => ((await probe(itemUrl(node.url), { timeoutMs: 2_000, headers: keyHeaders() })).status === 200 ? performance.now() - thawedAt : undefined), 15_000, 100),
-      ),
-    );
+    const okAfterThaw = (url: string, headers: Record<string, string>) =>
+      eventually('a 200 after the thaw', async () => ((await probe(url, { timeoutMs: 2_000, headers })).status === 200 ? performance.now() - thawedAt : undefined), 15_000, 100);
+    const recoveredAfter = await Promise.all([
+      ...setup.cluster.apis.map((node) => okAfterThaw(itemUrl(node.url), keyHeaders())),
+      okAfterThaw(`${setup.cluster.admin.url}/admin/collections/${seed.slug}`, { authorization: `Bearer ${ADMIN_TOKEN}` }),
+    ]);
 
     const all = rounds.flat();
     const slowest = Math.max(...all.map(({ result }) => result.ms));
     console.log(
       `redis frozen ${FREEZE_MS} ms: ${all.length} probes, slowest answer ${Math.round(slowest)} ms, statuses ${JSON.stringify(statusCounts(all.map(({ result }) => result)))}; ` +
-        `reads 200 again ${recoveredAfter.map((ms) => Math.round(ms)).join(' / ')} ms after the thaw`,
+        `reads 200 again ${recoveredAfter.map((ms) => Math.round(ms)).join(' / ')} ms after the thaw (api0 / api1 / admin)`,
     );
     expect(all.map(judge).filter((problem) => problem !== null)).toEqual([]);
     for (const ms of recoveredAfter) expect(ms).toBeLessThan(5_000);

@@ -41,6 +41,12 @@ export interface RedisCommands {
   nodes(): Promise<RedisClientType[]>;
   ping(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * The same client's commands without the timeout, for writes that must not be repeated: a
+   * command that timed out may still run once Redis answers, so a caller that retries it (usage
+   * counts) would count twice.
+   */
+  readonly unbounded: RedisCommands;
 }
 
 /**
@@ -65,7 +71,12 @@ export const createRedisCommands = (client: RedisReadModelClient, options: Redis
   const evalsha = (name: ScriptName, keys: string[], args: string[], readonly = false): Promise<Reply> =>
     send(keys[0] as string, ['EVALSHA', SHAS[name], String(keys.length)].concat(keys, args), readonly);
 
-  return {
+  const unbounded = (): RedisCommands => (options.timeoutMs === undefined ? commands : createRedisCommands(client));
+  let unboundedCommands: RedisCommands | undefined;
+  const commands: RedisCommands = {
+    get unbounded() {
+      return (unboundedCommands ??= unbounded());
+    },
     cluster: cluster !== null,
     send,
     evalsha,
@@ -87,4 +98,5 @@ export const createRedisCommands = (client: RedisReadModelClient, options: Redis
       await client.close();
     },
   };
+  return commands;
 };

@@ -36,9 +36,14 @@ describeWithBackend('redis', 'redis stores when Redis freezes or loses its data'
     const stores = await createGenerationalRedisStores(await connectRedis(redis!.url, () => {}), { commandTimeoutMs: 300 });
     await stores.projections.apply([{ kind: 'item.put', item: itemRecord('a', 'c', 1) }], { projection: 'p', position: 1 });
 
+    const at = new Date();
+    await stores.usage.recordUsage([{ keyId: 'k', at, count: 1 }]);
     process.kill(pid, 'SIGSTOP');
     frozen = true;
+    let counted: Promise<void> | undefined;
     try {
+      // Usage counts are not idempotent: they wait for Redis instead of failing (and being counted again).
+      counted = stores.usage.recordUsage([{ keyId: 'k', at, count: 2 }]);
       const started = performance.now();
       const outcomes = await Promise.allSettled([
         stores.readModel.getItem('a'),
@@ -55,9 +60,12 @@ describeWithBackend('redis', 'redis stores when Redis freezes or loses its data'
         expect(reason).toBeInstanceOf(ServiceUnavailableError);
         expect(reason.cause).toBeInstanceOf(RedisTimeoutError);
       }
+      expect(await Promise.race([counted.then(() => 'written'), new Promise((resolve) => setTimeout(resolve, 200, 'waiting'))])).toBe('waiting');
     } finally {
       thaw();
     }
+    await counted;
+    expect((await stores.usage.getUsage(['k']))[0]?.requestCount).toBe(3);
     expect((await stores.readModel.getItem('a'))?.dataId).toBe('a');
     await stores.close();
   });
