@@ -26,7 +26,7 @@ export interface PublicAccess {
   consumeRate(ctx: Context, key: KeyRecord, plan: PlanRecord): Promise<void>;
   /** One metered call (buffered). */
   recordUsage(keyId: string): void;
-  /** Collection record by slug through the per-node cache (null: unknown). */
+  /** Collection record by slug through the per-node cache (null: a caught-up read model does not have it). */
   getCollection(slug: string): Promise<CollectionRecord | null>;
   /**
    * Call before answering "not found" from a read-model miss: 503 (ServiceUnavailableError) unless
@@ -55,19 +55,15 @@ export const createPublicAccess = (deps: {
   config: PublicAccessConfig;
 }): PublicAccess => {
   const { config } = deps;
-  const caches = createAccessCaches({ readModel: deps.readModel, keys: deps.keys }, config.cacheTtlMs ?? 1_000);
-  let subscription: ChangeSubscription | null = null;
+  // A key is refused (401), a collection missing (404), only when a caught-up read model does not
+  // know it; only misses pay the check, inside the caches' loads (accessCaches.ts).
   const misses = createMissConfirmation(() => backendCall(deps.readModel.isCaughtUp()));
-  // A key is refused (401) only when a caught-up read model does not know it; only misses pay the check.
-  const getKey = async (keyHash: string): Promise<KeyRecord | null> => {
-    const key = await caches.keys.get(keyHash);
-    if (key === null) await misses.confirm();
-    return key;
-  };
+  const caches = createAccessCaches({ readModel: deps.readModel, keys: deps.keys }, config.cacheTtlMs ?? 1_000, misses);
+  let subscription: ChangeSubscription | null = null;
 
   const authorize: PublicAccess['authorize'] = async (params) => {
     const [grant, plan] = await Promise.all([
-      authorizeKey(params, { getKey, acceptTestKeys: config.acceptTestKeys, requireBrowserOrigin: config.requireBrowserOrigin }),
+      authorizeKey(params, { getKey: caches.keys.get, acceptTestKeys: config.acceptTestKeys, requireBrowserOrigin: config.requireBrowserOrigin }),
       caches.plans.get('plan'),
     ]);
     return { ...grant, plan };

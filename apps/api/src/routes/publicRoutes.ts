@@ -46,21 +46,22 @@ export const publicRoutes = (router: Router, deps: { readModel: ReadModel; acces
     '/public/collections/:slug/data',
     keyedRoute(access, async (ctx) => {
       const slug = ctx.params.slug ?? '';
-      const notFound = async () => {
-        await access.confirmMiss();
-        return new NotFoundError(`Collection not found: ${echoInput(slug)}`);
-      };
+      const notFound = () => new NotFoundError(`Collection not found: ${echoInput(slug)}`);
       // Checked before the collection is known, so a bad page is 400 even for an unknown slug.
       parseCollectionQuery({ ...ctx.query, sort: undefined }, BUILT_IN_SORT_FIELDS);
-      if (!isValidSlug(slug)) throw new NotFoundError(`Collection not found: ${echoInput(slug)}`);
+      if (!isValidSlug(slug)) throw notFound();
+      // Null only when a caught-up read model said so (else 503): the miss is confirmed.
       const collection = await access.getCollection(slug);
-      if (collection === null) throw await notFound();
+      if (collection === null) throw notFound();
       const allowed = [...BUILT_IN_SORT_FIELDS, ...collection.sortableFields.map((field) => field.name)];
       const query = parseCollectionQuery(ctx.query, allowed);
       const result = await backendCall(
         readModel.getCollectionPage(slug, { sort: query.sort, order: query.order, offset: (query.page - 1) * query.limit, limit: query.limit }),
       );
-      if (result === null) throw await notFound();
+      if (result === null) {
+        await access.confirmMiss();
+        throw notFound();
+      }
       const { name, stamp } = pageCacheEntry(slug, query, result);
       return pageReplies.get(name, stamp, () => pageReply(slug, query, result));
     }),
