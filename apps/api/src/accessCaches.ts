@@ -8,8 +8,8 @@ const FALLBACK_PLAN: PlanRecord = { plan: DEFAULT_PLAN, monthlyQuota: null, vers
 
 /**
  * This node's caches of key, plan and collection records in front of the key store and the read model, kept
- * current by the change stream: a message drops what it is about, a gap drops everything. A key or
- * collection the read model does not have is cached as null only once `misses` confirmed that the
+ * current by the change stream: a message drops what it is about, a gap drops everything. A key,
+ * collection or plan the read model does not have is cached as null only once `misses` confirmed that the
  * read model is caught up (docs/read-models.md, "Unknown is not missing"); otherwise the load fails
  * with 503 and nothing is cached, so a miss read during a rebuild is never served after it.
  */
@@ -33,7 +33,9 @@ export const createAccessCaches = (
     return record;
   };
   const keys = createKeyCache({ ttlMs, load: async (hash) => confirmedMiss(await backendCall(stores.keys.getKeyByHash(hash))) });
-  const plans = createExpiringCache({ ttlMs, load: async () => (await backendCall(stores.keys.getPlan())) ?? FALLBACK_PLAN });
+  // No plan record means the default plan, but only from a caught-up read model: an emptied one
+  // would give an Enterprise project the default plan's limits (429s) while it is rebuilt.
+  const plans = createExpiringCache({ ttlMs, load: async () => (await confirmedMiss(await backendCall(stores.keys.getPlan()))) ?? FALLBACK_PLAN });
   const collections = createExpiringCache({ ttlMs, load: async (slug) => confirmedMiss(await backendCall(readModel.getCollection(slug))) });
   return {
     keys,

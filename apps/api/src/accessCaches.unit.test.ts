@@ -51,7 +51,7 @@ describe('createAccessCaches', () => {
     expect(loads).toEqual({ keys: 2, plans: 2, collections: 2 });
   });
 
-  it('given a read model that is not caught up, then a miss is a 503 and is not cached; once caught up it is cached', async () => {
+  it('given a read model that is not caught up, then a miss (key, collection, no plan) is a 503 and is not cached; once caught up it is cached', async () => {
     const { readModel, loads } = countingReadModel();
     let rebuilding = true;
     const misses: MissConfirmation = {
@@ -62,7 +62,9 @@ describe('createAccessCaches', () => {
     const caches = createAccessCaches({ readModel, keys: readModel }, 60_000, misses);
     await expect(caches.keys.get('h1')).rejects.toBeInstanceOf(ServiceUnavailableError);
     await expect(caches.collections.get('news')).rejects.toBeInstanceOf(ServiceUnavailableError);
+    await expect(caches.plans.get('plan')).rejects.toBeInstanceOf(ServiceUnavailableError);
     rebuilding = false;
+    expect((await caches.plans.get('plan')).plan).toBe('business');
     // Read again (the failed loads were not kept), now trusted and cached.
     expect(await caches.keys.get('h1')).toBeNull();
     expect(await caches.collections.get('news')).toBeNull();

@@ -3,7 +3,7 @@ import { createSubscribeTestWorld, type SubscribeTestWorld } from './subscribe/t
 import { startApiHarness, type ApiHarness } from './testing/apiHarness.js';
 
 // Issue 23, finding 5: a key is refused (401) and an item or collection is missing (404) only when
-// a caught-up read model says so. A read model that has not been marked caught up (emptied by a
+// a caught-up read model says so (and "no plan record" means the default plan only then). A read model that has not been marked caught up (emptied by a
 // FLUSHALL, being rebuilt) answers such misses 503 with Retry-After; what it has, it serves.
 
 const harnesses: ApiHarness[] = [];
@@ -23,6 +23,7 @@ describe('misses of a read model that is not caught up', () => {
   it('are 503, not 401 or 404, while hits are served; once marked caught up they are 401 and 404 again', async () => {
     const h = await startApiHarness({ caughtUp: false });
     harnesses.push(h);
+    await h.plan('pro', null);
     const { raw } = await h.key();
     await h.collection('books');
     await h.item('books', 'dune', { title: 'Dune' });
@@ -35,6 +36,10 @@ describe('misses of a read model that is not caught up', () => {
     await expect503(await h.get('/public/data/nope', key));
     await expect503(await h.get('/public/collections/films/data', key));
     await expect503(await h.post('/public/batch', { dataIds: ['dune', 'nope'] }, key));
+    // Without a plan record, the default plan cannot be told from a lost one.
+    const noPlan = await startApiHarness({ caughtUp: false });
+    harnesses.push(noPlan);
+    await expect503(await noPlan.get('/public/data/dune', { 'X-API-Key': (await noPlan.key()).raw }));
     // Known not to exist whatever the read model holds: a malformed key or dataId, an impossible slug.
     expect((await h.get('/public/data/dune', { 'X-API-Key': 'nonsense' })).status).toBe(401);
     expect((await h.get('/public/data/-bad', key)).status).toBe(400);
@@ -53,6 +58,7 @@ describe('misses of a read model that is not caught up', () => {
   it('GET /subscribe with a collection it does not know is 503, then 404 once caught up', async () => {
     const w = await createSubscribeTestWorld({ caughtUp: false });
     worlds.push(w);
+    await w.setPlan('business');
     const { apiKey } = await w.createKey();
     const refused = await fetch(w.subscribeUrl({ apiKey, collections: 'films' }));
     await expect503(refused);
