@@ -30,8 +30,8 @@ export interface PublicAccess {
   getCollection(slug: string): Promise<CollectionRecord | null>;
   /**
    * Call before answering "not found" from a read-model miss: 503 (ServiceUnavailableError) unless
-   * the read model is caught up (docs/read-models.md, "Unknown is not missing"). Unknown keys get
-   * it inside `authorize`.
+   * the read model is caught up (docs/read-models.md, "Unknown is not missing"). Unknown keys and
+   * collections and a missing plan get it inside the caches' loads (accessCaches.ts).
    */
   confirmMiss(): Promise<void>;
   /**
