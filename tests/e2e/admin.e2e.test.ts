@@ -263,7 +263,7 @@ describe('plan and usage', () => {
 describe('health', () => {
   it('answers /healthz and /readyz without the token', async () => {
     expect(await call('GET', '/healthz', { token: null })).toMatchObject({ status: 200, body: { status: 'ok' } });
-    expect(await call('GET', '/readyz', { token: null })).toMatchObject({ status: 200, body: { status: 'ok' } });
+    expect(await call('GET', '/readyz', { token: null })).toMatchObject({ status: 200, body: { status: 'ready', checks: { eventStore: 'ok', readModel: 'ok', caughtUp: 'ok' } } });
   });
 });
 

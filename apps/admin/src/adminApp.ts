@@ -4,6 +4,7 @@ import type { Logger } from '@pubstream/observability';
 import Koa from 'koa';
 import type { Registry } from 'prom-client';
 import { adminGate } from './adminGate.js';
+import { createAdminReadiness } from './adminReadiness.js';
 import type { AdminEventStore, AdminStores } from './adminStores.js';
 import { createAdminRoutes } from './adminRoutes.js';
 import { createAdminService, type AdminService } from './adminService.js';
@@ -27,6 +28,8 @@ export interface AdminAppConfig {
   readonly authThrottle?: AuthThrottleOptions;
   /** ACCESS_LOG: one log line per request (default false). */
   readonly accessLog?: boolean;
+  /** Bound of each /readyz check (default 1000 ms). */
+  readonly readinessTimeoutMs?: number;
 }
 
 export interface AdminAppDeps {
@@ -43,6 +46,8 @@ export interface AdminAppDeps {
   readonly metrics?: Registry;
   /** Options of the dashboard it mounts (e.g. `secureCookie: true` behind a TLS proxy that sends no X-Forwarded-Proto). */
   readonly dashboard?: DashboardOptions;
+  /** Set when the process begins to leave (SIGTERM): /readyz answers 503 at once. */
+  readonly drain?: { readonly draining: boolean };
 }
 
 export interface AdminApp extends Koa {
@@ -81,6 +86,7 @@ export const createAdminApp = (deps: AdminAppDeps): AdminApp => {
   const service = createAdminService({ eventStore: deps.eventStore, stores: deps.stores, readYourWrites, now: deps.now, newId: deps.newId });
   const routes = adminRoutesOf(deps, service, readYourWrites);
   const throttle = createAuthThrottle(deps.config.authThrottle ?? DEFAULT_AUTH_THROTTLE);
+  const readiness = createAdminReadiness({ eventStore: deps.eventStore, stores: deps.stores, drain: deps.drain, timeoutMs: deps.config.readinessTimeoutMs ?? 1_000 });
 
   const app = new Koa({ asyncLocalStorage: false }) as Koa & { service?: AdminService };
   app.proxy = false;
@@ -94,7 +100,7 @@ export const createAdminApp = (deps: AdminAppDeps): AdminApp => {
   // One spelling of the path for the gate and every router below (case-sensitive, strict).
   app.use(normalizePathMiddleware());
   app.use(adminGate({ adminToken, throttle }));
-  app.use(healthProbes(() => deps.stores.ping()));
+  app.use(healthProbes(readiness));
   // Prometheus scrapes the admin port with the admin token (docs/operations.md).
   if (deps.metrics) app.use(metricsEndpoint(deps.metrics));
   // The dashboard (`/`, `/dashboard/*`), mounted once: its entrance checks the session cookie.

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { CollectionRecord, KeyRecord, PlanRecord } from '@pubstream/read-model';
+import { ServiceUnavailableError } from '@pubstream/domain';
+import type { CollectionRecord, KeyRecord, MissConfirmation, PlanRecord } from '@pubstream/read-model';
 import { createAccessCaches } from './accessCaches.js';
+
+const caughtUp: MissConfirmation = { confirm: async () => {} };
 
 /** A read model that counts its lookups. */
 function countingReadModel() {
@@ -16,7 +19,7 @@ function countingReadModel() {
 describe('createAccessCaches', () => {
   it('given repeated lookups, then the read model is asked once; before any plan, the default plan', async () => {
     const { readModel, loads } = countingReadModel();
-    const caches = createAccessCaches({ readModel, keys: readModel }, 60_000);
+    const caches = createAccessCaches({ readModel, keys: readModel }, 60_000, caughtUp);
     await caches.keys.get('h1');
     await caches.keys.get('h1');
     expect((await caches.plans.get('plan')).plan).toBe('business');
@@ -26,7 +29,7 @@ describe('createAccessCaches', () => {
 
   it('given change messages, then only what they are about is read again', async () => {
     const { readModel, loads } = countingReadModel();
-    const caches = createAccessCaches({ readModel, keys: readModel }, 60_000);
+    const caches = createAccessCaches({ readModel, keys: readModel }, 60_000, caughtUp);
     await Promise.all([caches.keys.get('h1'), caches.keys.get('h2'), caches.plans.get('plan'), caches.collections.get('news'), caches.collections.get('blog')]);
     caches.onMessages([
       { kind: 'key', action: 'delete', keyId: 'k1', keyHash: 'h1', version: 2, position: 10 },
@@ -41,10 +44,31 @@ describe('createAccessCaches', () => {
 
   it('given a gap in the change stream, then everything is read again', async () => {
     const { readModel, loads } = countingReadModel();
-    const caches = createAccessCaches({ readModel, keys: readModel }, 60_000);
+    const caches = createAccessCaches({ readModel, keys: readModel }, 60_000, caughtUp);
     await Promise.all([caches.keys.get('h1'), caches.plans.get('plan'), caches.collections.get('news')]);
     caches.onGap();
     await Promise.all([caches.keys.get('h1'), caches.plans.get('plan'), caches.collections.get('news')]);
     expect(loads).toEqual({ keys: 2, plans: 2, collections: 2 });
+  });
+
+  it('given a read model that is not caught up, then a miss (key, collection, no plan) is a 503 and is not cached; once caught up it is cached', async () => {
+    const { readModel, loads } = countingReadModel();
+    let rebuilding = true;
+    const misses: MissConfirmation = {
+      confirm: async () => {
+        if (rebuilding) throw new ServiceUnavailableError('The data is being rebuilt; try again shortly');
+      },
+    };
+    const caches = createAccessCaches({ readModel, keys: readModel }, 60_000, misses);
+    await expect(caches.keys.get('h1')).rejects.toBeInstanceOf(ServiceUnavailableError);
+    await expect(caches.collections.get('news')).rejects.toBeInstanceOf(ServiceUnavailableError);
+    await expect(caches.plans.get('plan')).rejects.toBeInstanceOf(ServiceUnavailableError);
+    rebuilding = false;
+    expect((await caches.plans.get('plan')).plan).toBe('business');
+    // Read again (the failed loads were not kept), now trusted and cached.
+    expect(await caches.keys.get('h1')).toBeNull();
+    expect(await caches.collections.get('news')).toBeNull();
+    await caches.keys.get('h1');
+    expect(loads).toMatchObject({ keys: 2, collections: 2 });
   });
 });

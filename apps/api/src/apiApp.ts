@@ -5,6 +5,7 @@ import { createMemoryRateLimiter, type RateLimiter, type RateLimitWindow } from 
 import type { ChangeStream } from '@pubstream/change-stream';
 import { createMetricsRegistry, type Logger } from '@pubstream/observability';
 import { errorMiddleware, requestContext, requestMetrics } from '@pubstream/http';
+import { createApiReadiness } from './apiReadiness.js';
 import type { ApiStores } from './apiStores.js';
 import { corsPreflight } from './http/cors.js';
 import { createPublicAccess, type PublicAccess } from './publicAccess.js';
@@ -26,6 +27,8 @@ export interface ApiConfig {
   readonly usageFlushMs?: number;
   /** ACCESS_LOG: one log line per request (default false). */
   readonly accessLog?: boolean;
+  /** Bound of each /readyz check (default 1000 ms; REDIS_COMMAND_TIMEOUT_MS in the processes). */
+  readonly readinessTimeoutMs?: number;
 }
 
 export interface ApiAppDeps {
@@ -44,6 +47,8 @@ export interface ApiAppDeps {
    * reconnect hints. The route authorizes through this app's access checks like every public route.
    */
   readonly streams?: Omit<SubscribeRouteDeps, 'access'>;
+  /** Set when the process begins to leave (SIGTERM): /readyz answers 503 at once. */
+  readonly drain?: { readonly draining: boolean };
 }
 
 export interface ApiApp {
@@ -72,7 +77,14 @@ export const createApiApp = async (deps: ApiAppDeps): Promise<ApiApp> => {
   const router = new Router();
   publicRoutes(router, { readModel: deps.stores.readModel, access });
   if (deps.streams) router.get('/subscribe', createSubscribeRoute({ ...deps.streams, access }));
-  operationsRoutes(router, { ping: () => deps.stores.ping(), metrics });
+  const readiness = createApiReadiness({
+    ping: () => deps.stores.ping(),
+    readModel: deps.stores.readModel,
+    changeStreamProblem: () => access.changeStreamProblem() ?? deps.streams?.hub.changeStreamProblem() ?? null,
+    drain: deps.drain,
+    timeoutMs: deps.config.readinessTimeoutMs ?? 1_000,
+  });
+  operationsRoutes(router, { readiness, metrics });
 
   const app = new Koa({ proxy: false });
   app.silent = true;

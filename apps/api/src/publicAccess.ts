@@ -1,8 +1,9 @@
 import type { Context } from 'koa';
 import { authorizeKey, checkRateLimits, type AccessGrant, type RateLimiter } from '@pubstream/access';
 import type { ChangeStream, ChangeSubscription } from '@pubstream/change-stream';
-import type { CollectionRecord, KeyRecord, KeyStore, PlanRecord, ReadModel } from '@pubstream/read-model';
+import { createMissConfirmation, type CollectionRecord, type KeyRecord, type KeyStore, type PlanRecord, type ReadModel } from '@pubstream/read-model';
 import { createAccessCaches } from './accessCaches.js';
+import { backendCall } from './http/backendCall.js';
 import { applyCorsHeaders } from './http/cors.js';
 import type { UsageRecorder } from './usageRecorder.js';
 
@@ -25,20 +26,28 @@ export interface PublicAccess {
   consumeRate(ctx: Context, key: KeyRecord, plan: PlanRecord): Promise<void>;
   /** One metered call (buffered). */
   recordUsage(keyId: string): void;
-  /** Collection record by slug through the per-node cache (null: unknown). */
+  /** Collection record by slug through the per-node cache (null: a caught-up read model does not have it). */
   getCollection(slug: string): Promise<CollectionRecord | null>;
+  /**
+   * Call before answering "not found" from a read-model miss: 503 (ServiceUnavailableError) unless
+   * the read model is caught up (docs/read-models.md, "Unknown is not missing"). Unknown keys and
+   * collections and a missing plan get it inside the caches' loads (accessCaches.ts).
+   */
+  confirmMiss(): Promise<void>;
   /**
    * Authorizes a keyed public request and sets `Vary: Origin` (before the check, so refusals carry
    * it) and, for an origin the key allows, the CORS headers. The key comes from `X-API-Key`, or on
    * /subscribe from the `apiKey` query parameter (a browser's EventSource cannot set headers).
    */
   authorizeRequest(ctx: Context, keyFrom?: 'header' | 'query'): Promise<AccessGrant & { plan: PlanRecord }>;
+  /** Why cache invalidations may not be arriving now (for /readyz); null when the change stream is healthy. */
+  changeStreamProblem(): string | null;
   start(): Promise<void>;
   close(): Promise<void>;
 }
 
 export const createPublicAccess = (deps: {
-  readModel: Pick<ReadModel, 'getCollection'>;
+  readModel: Pick<ReadModel, 'getCollection' | 'isCaughtUp'>;
   keys: Pick<KeyStore, 'getKeyByHash' | 'getPlan'>;
   changeStream: ChangeStream;
   rateLimiter: RateLimiter;
@@ -46,7 +55,10 @@ export const createPublicAccess = (deps: {
   config: PublicAccessConfig;
 }): PublicAccess => {
   const { config } = deps;
-  const caches = createAccessCaches({ readModel: deps.readModel, keys: deps.keys }, config.cacheTtlMs ?? 1_000);
+  // A key is refused (401), a collection missing (404), only when a caught-up read model does not
+  // know it; only misses pay the check, inside the caches' loads (accessCaches.ts).
+  const misses = createMissConfirmation(() => backendCall(deps.readModel.isCaughtUp()));
+  const caches = createAccessCaches({ readModel: deps.readModel, keys: deps.keys }, config.cacheTtlMs ?? 1_000, misses);
   let subscription: ChangeSubscription | null = null;
 
   const authorize: PublicAccess['authorize'] = async (params) => {
@@ -68,12 +80,14 @@ export const createPublicAccess = (deps: {
     },
     recordUsage: (keyId) => deps.usage.record(keyId),
     getCollection: (slug) => caches.collections.get(slug),
+    confirmMiss: () => misses.confirm(),
     async authorizeRequest(ctx, keyFrom = 'header') {
       ctx.vary('Origin');
       const grant = await authorize({ apiKey: apiKeyOf(ctx, keyFrom), origin: ctx.headers.origin, referer: ctx.headers.referer });
       applyCorsHeaders(ctx, grant.corsOrigin);
       return grant;
     },
+    changeStreamProblem: () => subscription?.problem?.() ?? null,
     async start() {
       subscription = await deps.changeStream.subscribe({ onMessages: caches.onMessages, onGap: caches.onGap });
     },

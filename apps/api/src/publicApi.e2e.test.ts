@@ -280,7 +280,7 @@ describe('public read API over HTTP', () => {
   describe('operations routes', () => {
     it('/healthz, /readyz, /metrics and /openapi.json', async () => {
       expect(await (await h.get('/healthz')).json()).toEqual({ status: 'ok' });
-      expect(await (await h.get('/readyz')).json()).toEqual({ status: 'ready' });
+      expect(await (await h.get('/readyz')).json()).toEqual({ status: 'ready', checks: { readModel: 'ok', caughtUp: 'ok', changeStream: 'ok' } });
       const metrics = await (await h.get('/metrics')).text();
       expect(metrics).toMatch(/http_requests_total\{.*route="\/public\/data\/:dataId"/);
       const doc = (await (await h.get('/openapi.json')).json()) as { openapi: string; paths: Record<string, unknown> };

@@ -115,7 +115,15 @@ describe('deployment switches', () => {
     try {
       const res = await h.get('/public/data/x', { 'X-API-Key': raw });
       await expectError(res, 503, 'Service Unavailable', 'Service temporarily unavailable, try again shortly');
-      await expectError(await h.get('/readyz'), 503, 'Service Unavailable', 'The read model is not reachable');
+      const ready = await h.get('/readyz');
+      expect(ready.status).toBe(503);
+      expect(ready.headers.get('retry-after')).toBe('1');
+      expect(await ready.json()).toEqual({
+        error: 'Service Unavailable',
+        message: 'Not ready: readModel failing (connect ECONNREFUSED 127.0.0.1:6379)',
+        status: 'unavailable',
+        checks: { readModel: 'failing: connect ECONNREFUSED 127.0.0.1:6379', caughtUp: 'ok', changeStream: 'ok' },
+      });
     } finally {
       await h.close();
     }

@@ -8,13 +8,19 @@ import type { Logger } from '@pubstream/observability';
 import { connectRedis, createGenerationalRedisStores, createMemoryStores, type RedisReadModelClient, type Stores } from '@pubstream/read-model';
 import { Kafka, logLevel } from 'kafkajs';
 
+/** How long the admin (and the all-in-one) waits for the SQLite log's write lock (docs/operations.md). */
+export const SERVING_SQLITE_BUSY_TIMEOUT_MS = 2_000;
+
 /**
  * Builds the clients the configuration names and hands them to the libs' adapters
  * (docs/architecture.md, Profiles): SQLite or EventStoreDB, memory or Redis, in-process or Kafka.
  * Only apps build clients; the adapters never read configuration.
  */
-export const openEventStore = (config: Config, now: () => Date): EventStore => {
-  if (config.eventStore.kind === 'sqlite') return createSqliteEventStore(openSqliteDatabase(config.eventStore.path), { now });
+export const openEventStore = (config: Config, now: () => Date, options: { readonly servesRequests?: boolean } = {}): EventStore => {
+  // better-sqlite3 waits for another process's lock synchronously: a process that answers requests
+  // waits at most 2 s (then 503, nothing written), not SQLite's 5 s default of this adapter.
+  const busyTimeoutMs = options.servesRequests ? SERVING_SQLITE_BUSY_TIMEOUT_MS : undefined;
+  if (config.eventStore.kind === 'sqlite') return createSqliteEventStore(openSqliteDatabase(config.eventStore.path, { busyTimeoutMs }), { now });
   return createEsdbEventStore(EventStoreDBClient.connectionString`${config.eventStore.connectionString}`);
 };
 
@@ -25,12 +31,18 @@ export interface OpenedStores {
   readonly redis: RedisReadModelClient | null;
 }
 
-export const openStores = async (config: Config, logger: Logger, now: () => Date): Promise<OpenedStores> => {
+/**
+ * The read-side stores. `servesRequests`: a process that answers requests (API, admin, all-in-one)
+ * bounds every Redis command by REDIS_COMMAND_TIMEOUT_MS, so a frozen Redis gives 503 in time
+ * instead of a hang; the projector and the CLI tools wait (their writes may take long under load).
+ */
+export const openStores = async (config: Config, logger: Logger, now: () => Date, options: { readonly servesRequests?: boolean } = {}): Promise<OpenedStores> => {
   if (config.redisUrl === null) return { stores: createMemoryStores({ now }), redis: null };
   // Errors are logged, not thrown: node-redis reconnects by itself and reads answer 503 meanwhile.
   const redis = await connectRedis(config.redisUrl, (error) => logger.warn({ err: error }, 'redis connection error'));
+  const commandTimeoutMs = options.servesRequests ? config.redisCommandTimeoutMs : undefined;
   // The active generation behind the `ps` pointer, so `projections rebuild` can switch it live.
-  return { stores: await createGenerationalRedisStores(redis, { root: 'ps' }), redis };
+  return { stores: await createGenerationalRedisStores(redis, { root: 'ps', commandTimeoutMs }), redis };
 };
 
 export const openChangeStream = (config: Config, logger: Logger, clientId: string): ChangeStream => {

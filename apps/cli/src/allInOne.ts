@@ -9,7 +9,9 @@ import type { ReadModel, Stores } from '@pubstream/read-model';
 import { openChangeStream, openEventStore, openRateLimiter, openStores, openStreamSlots, processIdentity } from './adapters.js';
 import { serveAdminApi } from './adminApi.js';
 import { generateAdminToken } from './adminToken.js';
+import { watchCaughtUp } from './caughtUpWatch.js';
 import { createCleanupStack, startOrUndo, type CleanupStack } from './cleanupStack.js';
+import { drainGraceMs } from './httpServer.js';
 import { createPublicApi, servePublicApi } from './publicApi.js';
 import { seedDemo, type DemoSeed } from './seedDemo.js';
 
@@ -85,7 +87,7 @@ export const startAllInOne = async (options: AllInOneOptions = {}): Promise<AllI
       newId: options.newId ?? randomUUID,
       metrics: createMetricsRegistry({ app: 'admin' }),
     });
-    cleanups.push(() => admin.server.close(config.shutdownTimeoutMs));
+    cleanups.push(() => admin.server.close(drainGraceMs(config)));
     const publicApi = await createPublicApi({
       config,
       stores: core.stores,
@@ -101,6 +103,8 @@ export const startAllInOne = async (options: AllInOneOptions = {}): Promise<AllI
     cleanups.push(() => publicApi.close());
     const publicServer = await servePublicApi(publicApi, config);
     cleanups.push(() => publicServer.stop());
+    // Run first on stop: both ports drain at once (each stop is idempotent; the steps above await them).
+    cleanups.push(async () => void (await Promise.all([publicServer.stop(), admin.server.close(drainGraceMs(config))])));
     return {
       config,
       publicUrl: publicServer.url,
@@ -122,9 +126,9 @@ export const startAllInOne = async (options: AllInOneOptions = {}): Promise<AllI
 
 /** The log, the stores, the change stream and the projector, caught up with the log. */
 const startCore = async (config: Config, logger: Logger, now: () => Date, cleanups: CleanupStack) => {
-  const eventStore = openEventStore(config, now);
+  const eventStore = openEventStore(config, now, { servesRequests: true });
   cleanups.push(() => eventStore.close());
-  const { stores, redis } = await openStores(config, logger, now);
+  const { stores, redis } = await openStores(config, logger, now, { servesRequests: true });
   cleanups.push(() => stores.close());
   const changeStream = openChangeStream(config, logger.child({ component: 'change-stream' }), processIdentity('all-in-one'));
   cleanups.push(() => changeStream.close());
@@ -132,6 +136,10 @@ const startCore = async (config: Config, logger: Logger, now: () => Date, cleanu
   projector.start();
   cleanups.push(() => projector.stop());
   const head = await catchUpWithLog(eventStore, projector, logger);
+  // Misses are trusted from here on (docs/read-models.md, "Unknown is not missing"); the watch marks
+  // a Redis read model again after it lost its data and the projector rebuilt it.
+  await stores.projections.markCaughtUp({ projection: 'projector', position: head });
+  cleanups.push(watchCaughtUp(projector, stores.projections, { onError: (error) => logger.debug({ err: error }, 'caught-up marker not refreshed') }));
   return { eventStore, stores, redis, changeStream, projector, head };
 };
 

@@ -4,6 +4,7 @@ import { createLogger, createMetricsRegistry, type Logger } from '@pubstream/obs
 import { openChangeStream, openEventStore, openRateLimiter, openStores, openStreamSlots, processIdentity } from './adapters.js';
 import { serveAdminApi } from './adminApi.js';
 import { createCleanupStack, startOrUndo, type CleanupStack } from './cleanupStack.js';
+import { drainGraceMs } from './httpServer.js';
 import { createPublicApi, servePublicApi } from './publicApi.js';
 
 /** A started process of the distributed profile. */
@@ -22,7 +23,7 @@ const starting = (logger: Logger, build: (cleanups: CleanupStack) => Promise<str
 export const startApiProcess = (config: Config, logger: Logger = createLogger({ level: config.logLevel, name: 'pubstream-api' })) =>
   starting(logger, async (cleanups) => {
     const now = () => new Date();
-    const { stores, redis } = await openStores(config, logger, now);
+    const { stores, redis } = await openStores(config, logger, now, { servesRequests: true });
     cleanups.push(() => stores.close());
     const changeStream = openChangeStream(config, logger, processIdentity('api'));
     cleanups.push(() => changeStream.close());
@@ -48,9 +49,9 @@ export const startAdminProcess = (config: Config, logger: Logger = createLogger(
   starting(logger, async (cleanups) => {
     const now = () => new Date();
     if (config.adminToken === null) throw new Error('ADMIN_TOKEN is required for "pubstream admin"');
-    const eventStore = openEventStore(config, now);
+    const eventStore = openEventStore(config, now, { servesRequests: true });
     cleanups.push(() => eventStore.close());
-    const { stores } = await openStores(config, logger, now);
+    const { stores } = await openStores(config, logger, now, { servesRequests: true });
     cleanups.push(() => stores.close());
     const { server } = await serveAdminApi(config, {
       adminToken: config.adminToken,
@@ -61,7 +62,7 @@ export const startAdminProcess = (config: Config, logger: Logger = createLogger(
       newId: randomUUID,
       metrics: createMetricsRegistry({ app: 'admin' }),
     });
-    cleanups.push(() => server.close(config.shutdownTimeoutMs));
+    cleanups.push(() => server.close(drainGraceMs(config)));
     logger.info({ url: server.url }, 'admin API listening');
     return server.url;
   });

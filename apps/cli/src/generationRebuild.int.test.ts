@@ -87,6 +87,8 @@ describeWithBackend('redis', 'pubstream projections rebuild (process, SIGKILL, r
     await first.exited;
     const reached = await createRedisStores(client, { namespace: pending as string }).projections.getCheckpoint('projector');
     expect(reached).toBeLessThan(head);
+    // Half built: its misses are not to be trusted (docs/read-models.md, "Unknown is not missing").
+    expect(await createRedisStores(client, { namespace: pending as string }).readModel.isCaughtUp()).toBe(false);
     // Killed halfway: nothing switched, readers still see the old generation.
     expect(await readActiveGeneration(client, 'ps')).toBe('ps');
 
@@ -108,6 +110,8 @@ describeWithBackend('redis', 'pubstream projections rebuild (process, SIGKILL, r
       await rebuildReadModels({ eventStore, target: fresh });
       expect(await compareReadModels(live, fresh)).toEqual([]);
       expect(await live.readModel.countItems('load')).toBe(ITEMS);
+      // Marked caught up before the switch: misses are trusted from the first read on.
+      expect(await live.readModel.isCaughtUp()).toBe(true);
     } finally {
       await live.close();
     }

@@ -73,6 +73,8 @@ export const rebuildGeneration = async (options: GenerationRebuildOptions): Prom
   const result = await rebuildReadModels({ eventStore, target, progress: options.progress, now, batchSize: options.batchSize, signal: options.signal });
   if (result.aborted) return { ...result, generation, previous, switched: false, dropped: 0 };
 
+  // Caught up before it goes live, so its misses are trusted from the switch on (docs/read-models.md, "Unknown is not missing").
+  await target.projections.markCaughtUp({ projection: 'projector', position: result.position });
   await switchGeneration(client, root, generation);
   await setPendingGeneration(client, root, null);
   log(`switched the active generation from ${previous} to ${generation}`);

@@ -1,13 +1,18 @@
 import type { RequestListener, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from '@pubstream/config';
-import { createEdgeServer, type EdgeServerSettings } from '@pubstream/http';
+import { createEdgeServer, drainConnectionsOnClose, type DrainSignal, type EdgeServerSettings } from '@pubstream/http';
 
 export interface RunningServer {
   readonly server: Server;
   /** http://host:port with the port actually bound (port 0 picks a free one). */
   readonly url: string;
-  /** Stops accepting, lets in-flight requests finish for up to `graceMs`, then cuts the rest. */
+  /**
+   * The drain (docs/operations.md, "Graceful shutdown"): the drain signal is set (/readyz 503),
+   * the listener stops accepting, idle connections close, every busy one closes after its current
+   * response (`Connection: close` where its headers are still to be sent); in-flight requests may
+   * finish for up to `graceMs`, then the rest is cut. Idempotent: later calls return the same promise.
+   */
   close(graceMs: number): Promise<void>;
 }
 
@@ -25,10 +30,19 @@ export const edgeSettings = (config: Config, listener: 'public' | 'admin'): Edge
   maxConnectionsPerAddress: config.maxConnectionsPerAddress,
 });
 
+/**
+ * How long a stopping process lets in-flight requests finish: SHUTDOWN_TIMEOUT_MS less what closing
+ * the adapters may take afterwards (a fifth, at most 2 s), so that the whole stop fits in
+ * SHUTDOWN_TIMEOUT_MS, after which runUntilSignal exits anyway.
+ */
+export const drainGraceMs = (config: Pick<Config, 'shutdownTimeoutMs'>): number =>
+  Math.max(0, config.shutdownTimeoutMs - Math.min(2_000, Math.floor(config.shutdownTimeoutMs / 5)));
+
 /** Listens with a request handler behind the shared HTTP edge; resolves once the port is bound. */
-export const listen = (handler: RequestListener, host: string, port: number, settings: EdgeServerSettings): Promise<RunningServer> =>
+export const listen = (handler: RequestListener, host: string, port: number, settings: EdgeServerSettings, drain?: DrainSignal): Promise<RunningServer> =>
   new Promise((resolve, reject) => {
     const server = createEdgeServer(handler, settings);
+    const connections = drainConnectionsOnClose(server);
     server.once('error', reject);
     server.listen(port, host, () => {
       server.off('error', reject);
@@ -40,13 +54,14 @@ export const listen = (handler: RequestListener, host: string, port: number, set
         url,
         close(graceMs) {
           closing ??= new Promise<void>((done) => {
+            drain?.begin();
             const timer = setTimeout(() => server.closeAllConnections(), graceMs);
             timer.unref();
             server.close(() => {
               clearTimeout(timer);
               done();
             });
-            server.closeIdleConnections();
+            connections.begin();
           });
           return closing;
         },

@@ -4,12 +4,15 @@ import { createApiApp, createFanoutHub, createReconnectHints, createStreamAdmiss
 import { createMemoryStreamSlots, type RateLimiter, type StreamSlots } from '@pubstream/access';
 import type { ChangeStream } from '@pubstream/change-stream';
 import type { Config } from '@pubstream/config';
+import { createDrainSignal, type DrainSignal } from '@pubstream/http';
 import type { Logger } from '@pubstream/observability';
 import type { Registry } from 'prom-client';
-import { edgeSettings, listen } from './httpServer.js';
+import { drainGraceMs, edgeSettings, listen } from './httpServer.js';
 
 export interface PublicApi {
   readonly callback: RequestListener;
+  /** Set when the node begins to leave: /readyz answers 503 from then on. */
+  readonly drainSignal: DrainSignal;
   /**
    * Ends every live stream with `reconnect {reason: "shutdown"}`, each with its own wait spread over
    * SHUTDOWN_RECONNECT_WINDOW_MS, and refuses new ones.
@@ -35,6 +38,7 @@ export const createPublicApi = async (deps: {
   streamSlots?: StreamSlots;
 }): Promise<PublicApi> => {
   const { config } = deps;
+  const drainSignal = createDrainSignal();
   const logger = deps.logger.child({ component: 'fanout' });
   const hints = createReconnectHints({ shutdownWindowMs: config.shutdownReconnectWindowMs });
   const hub = createFanoutHub({ reads: deps.stores.readModel, plans: deps.stores.keys, changeStream: deps.changeStream, logger, hints, unsentBudgetBytes: config.streamBufferBudgetBytes });
@@ -51,7 +55,9 @@ export const createPublicApi = async (deps: {
       accessLog: config.accessLog,
       rateLimitWindow: config.rateLimitWindow,
       cacheTtlMs: deps.cacheTtlMs,
+      readinessTimeoutMs: config.redisCommandTimeoutMs,
     },
+    drain: drainSignal,
     logger: deps.logger,
     now: deps.now,
     metrics: deps.metrics,
@@ -59,6 +65,7 @@ export const createPublicApi = async (deps: {
   });
   return {
     callback: api.callback(),
+    drainSignal,
     drain: () => hub.drain('shutdown'),
     async close() {
       await hub.close();
@@ -69,17 +76,23 @@ export const createPublicApi = async (deps: {
 };
 
 /**
- * Serves `api` on the configured host and port. stop() stops accepting first, then tells live
- * streams to reconnect elsewhere (drain), then waits for in-flight requests up to the shutdown timeout.
+ * Serves `api` on the configured host and port. stop() (idempotent) drains (docs/operations.md,
+ * "Graceful shutdown"): /readyz 503, the listener stops accepting and connections close after
+ * their current response (RunningServer.close), live streams are told to reconnect elsewhere,
+ * in-flight requests finish within the grace of SHUTDOWN_TIMEOUT_MS.
  */
 export const servePublicApi = async (api: PublicApi, config: Config): Promise<{ readonly url: string; stop(): Promise<void> }> => {
-  const server = await listen(api.callback, config.host, config.port, edgeSettings(config, 'public'));
+  const server = await listen(api.callback, config.host, config.port, edgeSettings(config, 'public'), api.drainSignal);
+  let stopping: Promise<void> | null = null;
   return {
     url: server.url,
-    async stop() {
-      const closing = server.close(config.shutdownTimeoutMs);
-      await api.drain();
-      await closing;
+    stop() {
+      stopping ??= (async () => {
+        const closing = server.close(drainGraceMs(config));
+        await api.drain();
+        await closing;
+      })();
+      return stopping;
     },
   };
 };

@@ -35,6 +35,11 @@ export const changeKey = (message: ChangeMessage): string => {
 
 export interface ChangeSubscription {
   close(): Promise<void>;
+  /**
+   * Why messages may not be arriving now (the broker is unreachable, the consumer crashed), for
+   * /readyz; null when healthy. Absent: never has one (the in-process stream).
+   */
+  problem?(): string | null;
 }
 
 export interface ChangeStreamHandlers {

@@ -67,6 +67,7 @@ export const createKafkaChangeStream = (kafka: Kafka, options: KafkaChangeStream
       await adminReady.get();
       const subscription = await subscribeToTopic(kafka, admin, subscriptionOptions, handlers);
       const tracked: ChangeSubscription = {
+        problem: () => subscription.problem?.() ?? null,
         close: async () => {
           subscriptions.delete(tracked);
           await subscription.close();

@@ -43,7 +43,10 @@ export interface Config {
   readonly accessLog: boolean;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   readonly readYourWritesTimeoutMs: number;
+  /** SHUTDOWN_TIMEOUT_MS: from the signal to the exit of a stopping process, at most. */
   readonly shutdownTimeoutMs: number;
+  /** REDIS_COMMAND_TIMEOUT_MS: a read-model command of the API or the admin gets no answer within this, 503. */
+  readonly redisCommandTimeoutMs: number;
   /** HTTP_HEADERS_TIMEOUT_MS: the header block of a request must arrive within this (both ports). */
   readonly httpHeadersTimeoutMs: number;
   /** HTTP_REQUEST_TIMEOUT_MS: a whole request on the public port (headers and body). */

@@ -63,6 +63,8 @@ export const envSchema = z.object({
     .default('info'),
   READ_YOUR_WRITES_TIMEOUT_MS: positiveMs(5_000),
   SHUTDOWN_TIMEOUT_MS: positiveMs(10_000),
+  /** Bound of every read-model Redis command of the API and the admin, and of each /readyz check (docs/operations.md). */
+  REDIS_COMMAND_TIMEOUT_MS: positiveMs(1_000),
   // node:http settings of both listeners (docs/security.md).
   HTTP_HEADERS_TIMEOUT_MS: positiveMs(15_000),
   HTTP_REQUEST_TIMEOUT_MS: positiveMs(30_000),

@@ -84,6 +84,7 @@ const toConfig = (values: Env, role: ProcessRole, derived: Derived): Config =>
     logLevel: values.LOG_LEVEL,
     readYourWritesTimeoutMs: values.READ_YOUR_WRITES_TIMEOUT_MS,
     shutdownTimeoutMs: values.SHUTDOWN_TIMEOUT_MS,
+    redisCommandTimeoutMs: values.REDIS_COMMAND_TIMEOUT_MS,
     httpHeadersTimeoutMs: values.HTTP_HEADERS_TIMEOUT_MS,
     httpRequestTimeoutMs: values.HTTP_REQUEST_TIMEOUT_MS,
     adminRequestTimeoutMs: values.ADMIN_REQUEST_TIMEOUT_MS,

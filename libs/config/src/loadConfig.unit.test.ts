@@ -36,6 +36,8 @@ describe('loadConfig', () => {
       accessLog: false,
       logLevel: 'info',
       readYourWritesTimeoutMs: 5_000,
+      shutdownTimeoutMs: 10_000,
+      redisCommandTimeoutMs: 1_000,
       adminAllowedHosts: ['localhost', '127.0.0.1', '[::1]'],
       adminAuthMaxFailures: 5,
       adminAuthBlockMs: 60_000,
@@ -79,6 +81,8 @@ describe('loadConfig', () => {
         ACCESS_LOG: 'true',
         LOG_LEVEL: 'debug',
         READ_YOUR_WRITES_TIMEOUT_MS: '250',
+        SHUTDOWN_TIMEOUT_MS: '4000',
+        REDIS_COMMAND_TIMEOUT_MS: '300',
         ADMIN_ALLOWED_HOSTS: 'Admin.Example.com:8081, 10.0.0.5, ::1',
         ADMIN_AUTH_MAX_FAILURES: '3',
         ADMIN_AUTH_BLOCK_MS: '1000',
@@ -114,6 +118,8 @@ describe('loadConfig', () => {
       accessLog: true,
       logLevel: 'debug',
       readYourWritesTimeoutMs: 250,
+      shutdownTimeoutMs: 4_000,
+      redisCommandTimeoutMs: 300,
       adminAllowedHosts: ['admin.example.com', '10.0.0.5', '[::1]'],
       adminAuthMaxFailures: 3,
       adminAuthBlockMs: 1000,
@@ -162,6 +168,7 @@ describe('loadConfig', () => {
     [{ SHUTDOWN_RECONNECT_WINDOW_MS: '-1' }, 'SHUTDOWN_RECONNECT_WINDOW_MS'],
     [{ MAX_STREAMS_PER_ADDRESS: 'many' }, 'MAX_STREAMS_PER_ADDRESS'],
     [{ STREAM_BUFFER_BUDGET_MB: '0' }, 'STREAM_BUFFER_BUDGET_MB'],
+    [{ REDIS_COMMAND_TIMEOUT_MS: '0' }, 'REDIS_COMMAND_TIMEOUT_MS'],
   ])('refuses %j with one line naming %s', (env, variable) => {
     const error = errorOf(() => loadConfig(env, 'all-in-one', CWD));
     expect(error.variable).toBe(variable);

@@ -4,6 +4,7 @@ import { createChangeSignal } from './changeSignal.js';
 import type { EventStore } from './eventStore.js';
 import { readAllInPages } from './pagedReadAll.js';
 import { startPollingSubscription } from './pollingSubscription.js';
+import { busyAsUnavailable } from './sqliteBusy.js';
 import { prepareSqliteStatements } from './sqliteStatements.js';
 import { ensureSqliteSchema } from './sqliteSchema.js';
 import { createSubscriptionSet } from './subscriptionSet.js';
@@ -33,11 +34,12 @@ export const createSqliteEventStore = (db: Database.Database, options: SqliteEve
   const pageSize = options.readPageSize ?? 500;
   const changes = createChangeSignal();
   const subscriptions = createSubscriptionSet();
-  // Every append wakes this process's live subscribers at once.
+  // Every append wakes this process's live subscribers at once; a lock held too long by another
+  // process is a 503, not a fault (the busy timeout bounds the wait).
   const notifying =
     <A extends unknown[], R>(write: (...args: A) => R) =>
     async (...args: A): Promise<R> => {
-      const result = write(...args);
+      const result = busyAsUnavailable(write)(...args);
       changes.notify();
       return result;
     };
@@ -46,7 +48,7 @@ export const createSqliteEventStore = (db: Database.Database, options: SqliteEve
     appendToStream: notifying((streamName, events, { expectedRevision }) => sql.appendOne(streamName, events, expectedRevision)),
     appendToStreams: notifying(sql.appendEach),
     appendAll: notifying(sql.appendAll),
-    readStream: async (streamName) => sql.readStream(streamName),
+    readStream: async (streamName) => busyAsUnavailable(sql.readStream)(streamName),
     async *readAll(readOptions = {}) {
       yield* readAllInPages(sql.readPage, pageSize, readOptions);
     },
@@ -60,7 +62,7 @@ export const createSqliteEventStore = (db: Database.Database, options: SqliteEve
       };
       return subscriptions.track(startPollingSubscription(source, handler));
     },
-    headPosition: async () => sql.headPosition(),
+    headPosition: async () => busyAsUnavailable(sql.headPosition)(),
     async close() {
       await subscriptions.closeAll();
       if (db.open) db.close();

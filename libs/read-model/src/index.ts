@@ -6,11 +6,14 @@ export type { KeyStore } from './keyStore.js';
 export type { KeyUsage, UsageCount, UsageGranularity, UsageStore } from './usageStore.js';
 export type { Stores } from './stores.js';
 export { usageBucketOf, usageBucketsBetween } from './usageBuckets.js';
+export { createMissConfirmation, NOT_CAUGHT_UP_MESSAGE, type MissConfirmation } from './missConfirmation.js';
+export { caughtUpKeyReads, caughtUpReadModel } from './caughtUpReads.js';
 
 // Adapters.
 export { createMemoryStores, type MemoryStoresOptions } from './memory/memoryStores.js';
 export { createRedisStores, type RedisStoresOptions } from './redis/redisStores.js';
 export { connectRedis, createRedisClientOptions, type RedisReadModelClient } from './redis/redisConnection.js';
+export { RedisTimeoutError } from './redis/boundedRedisCall.js';
 export { createGenerationalRedisStores, type GenerationalStores, type GenerationalStoresOptions } from './redis/generationalStores.js';
 export { dropGeneration, listGenerations, readActiveGeneration, readPendingGeneration, setPendingGeneration, switchGeneration } from './redis/generations.js';
 export { generationPointerKey, newGenerationNamespace, pendingGenerationKey } from './redis/redisKeys.js';

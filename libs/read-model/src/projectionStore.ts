@@ -52,4 +52,14 @@ export interface ProjectionStore {
   releaseLease(lease: Lease): Promise<void>;
   /** The stored position of a projection's checkpoint; 0 before the first write. */
   getCheckpoint(projection: string): Promise<number>;
+  /**
+   * Marks the read model caught up — it holds the whole log up to `checkpoint.position`, a head of
+   * the log the caller has seen — if and only if the stored checkpoint of `checkpoint.projection`
+   * has reached that position (checked atomically). Returns whether the marker is set (now or
+   * before). Whoever
+   * calls it, an emptied or half-rebuilt store is never marked. The marker is lost with the data
+   * (FLUSHALL, a new generation), so readers trust "not found" only from a store that has been
+   * caught up since it was last emptied (docs/read-models.md, "Unknown is not missing").
+   */
+  markCaughtUp(checkpoint: Checkpoint): Promise<boolean>;
 }

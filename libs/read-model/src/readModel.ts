@@ -36,6 +36,11 @@ export interface ReadModel {
    */
   getCollectionPage(slug: string, query: PageQuery): Promise<PageResult | null>;
   countItems(slug: string): Promise<number>;
+  /**
+   * Whether the read model was marked caught up (ProjectionStore.markCaughtUp) since it was last
+   * emptied: only then does a miss mean "does not exist" (docs/read-models.md, "Unknown is not missing").
+   */
+  isCaughtUp(): Promise<boolean>;
 }
 
 /**

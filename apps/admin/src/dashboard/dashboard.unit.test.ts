@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ServiceUnavailableError } from '@pubstream/domain';
 import type { KeyView, PlanView } from '../adminService.js';
 import { koaContext, runMiddleware, type FakeRequest } from '../testing/koaContext.js';
 import { createDashboard } from './dashboard.js';
@@ -104,5 +105,15 @@ describe('dashboard', () => {
     expect(fault.ctx.status).toBe(500);
     expect(fault.body).not.toContain('secret detail');
     expect(seen.errors).toHaveLength(1);
+  });
+
+  it('shows a backend that cannot answer now as a 503 page with Retry-After, never as an empty list or not found', async () => {
+    const { request, signIn, seen } = setup({ listKeys: async () => Promise.reject(new ServiceUnavailableError('The read model is being rebuilt; try again shortly')) });
+    await signIn();
+    const page = await request({ path: '/dashboard/keys' });
+    expect([page.ctx.status, page.ctx.type, page.ctx.response.get('Retry-After')]).toEqual([503, 'text/html', '1']);
+    expect(page.body).toContain('The read model is being rebuilt; try again shortly');
+    expect(page.body).toContain('href="/dashboard/keys"');
+    expect(seen.errors).toHaveLength(0);
   });
 });

@@ -16,7 +16,7 @@ import { setSecurityHeaders } from './securityHeaders.js';
 export interface EntranceDeps {
   readonly sessions: Pick<SessionStore, 'get'>;
   readonly throttle: Pick<AuthThrottle, 'blockedFor'>;
-  readonly logger: Pick<Logger, 'error'>;
+  readonly logger: Pick<Logger, 'error' | 'warn'>;
   /** The dashboard's pages (a router's middleware): reached only through the checks. */
   readonly pages: Middleware;
 }
@@ -43,6 +43,10 @@ const answerPages = async (deps: EntranceDeps, ctx: Context): Promise<void> => {
     });
     if (ctx.status === 404 && (ctx.body === undefined || ctx.body === null)) throw notFound(ctx);
   } catch (error) {
+    if (isPubstreamError(error) && error.status === 503) {
+      deps.logger.warn({ err: error, method: ctx.method, url: ctx.path }, 'dashboard: backend unavailable');
+      return failurePage(ctx, 503, error.message);
+    }
     const fault = !isPubstreamError(error) || error.status >= 500;
     if (fault) deps.logger.error({ err: error, method: ctx.method, url: ctx.path }, 'dashboard request failed');
     failurePage(ctx, fault ? 500 : error.status, fault ? '' : error.message);

@@ -31,8 +31,21 @@ export const throttledSignIn = (ctx: Context, retryAfterSeconds: number): void =
   renderPage(ctx, 429, 'Sign in', signInPage({ error: tooManySignInsMessage(retryAfterSeconds), notice: null }));
 };
 
-/** A failed page as HTML: a refused request (4xx) with its message, a server fault (5xx) without details. */
+/**
+ * A failed page as HTML: a refused request (4xx) with its message; a backend that cannot answer
+ * now (503: Redis down or frozen, the read model being rebuilt) as a page that says so with
+ * Retry-After, never an empty list or "not found"; a server fault (5xx) without details.
+ */
 export const failurePage = (ctx: Context, status: number, message: string): void => {
+  if (status === 503) {
+    ctx.set('Retry-After', '1');
+    return renderPage(
+      ctx,
+      503,
+      'Temporarily unavailable',
+      html`<h1>Temporarily unavailable</h1><div class="alert error" role="alert">${message}</div><p>Nothing was lost. <a href="${ctx.path}">Try again</a> in a moment.</p>`,
+    );
+  }
   if (status >= 500) {
     return renderPage(ctx, 500, 'Error', html`<h1>Something went wrong</h1><div class="alert error" role="alert">The server could not complete this request. Try again; the admin log has the details.</div>`);
   }

@@ -23,7 +23,10 @@ export const publicRoutes = (router: Router, deps: { readModel: ReadModel; acces
       const dataId = ctx.params.dataId ?? '';
       if (!isValidDataId(dataId)) throw new ValidationError('Invalid dataId format');
       const item = await backendCall(readModel.getItem(dataId));
-      if (item === null) throw new NotFoundError('Data not found');
+      if (item === null) {
+        await access.confirmMiss();
+        throw new NotFoundError('Data not found');
+      }
       return itemReplies.get(item.dataId, itemStamp(item), () => itemReply(item));
     }),
   );
@@ -32,7 +35,10 @@ export const publicRoutes = (router: Router, deps: { readModel: ReadModel; acces
     '/public/batch',
     keyedRoute(access, async (ctx) => {
       const request = parseBatchRequest(await readJsonBody(ctx));
-      return batchReply(request, await backendCall(readModel.getItems(request.dataIds)));
+      const items = await backendCall(readModel.getItems(request.dataIds));
+      // `notFound` says "does not exist": only a caught-up read model may say it.
+      if (items.includes(null)) await access.confirmMiss();
+      return batchReply(request, items);
     }),
   );
 
@@ -44,6 +50,7 @@ export const publicRoutes = (router: Router, deps: { readModel: ReadModel; acces
       // Checked before the collection is known, so a bad page is 400 even for an unknown slug.
       parseCollectionQuery({ ...ctx.query, sort: undefined }, BUILT_IN_SORT_FIELDS);
       if (!isValidSlug(slug)) throw notFound();
+      // Null only when a caught-up read model said so (else 503): the miss is confirmed.
       const collection = await access.getCollection(slug);
       if (collection === null) throw notFound();
       const allowed = [...BUILT_IN_SORT_FIELDS, ...collection.sortableFields.map((field) => field.name)];
@@ -51,7 +58,10 @@ export const publicRoutes = (router: Router, deps: { readModel: ReadModel; acces
       const result = await backendCall(
         readModel.getCollectionPage(slug, { sort: query.sort, order: query.order, offset: (query.page - 1) * query.limit, limit: query.limit }),
       );
-      if (result === null) throw notFound();
+      if (result === null) {
+        await access.confirmMiss();
+        throw notFound();
+      }
       const { name, stamp } = pageCacheEntry(slug, query, result);
       return pageReplies.get(name, stamp, () => pageReply(slug, query, result));
     }),

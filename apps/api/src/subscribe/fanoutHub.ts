@@ -69,6 +69,10 @@ export interface FanoutHub {
   drain(reason?: ReconnectReason): Promise<void>;
   /** Drains, then closes the change-stream subscription and timers. */
   close(): Promise<void>;
+  /** True from the first `drain` on: `open` refuses, the route answers with a shutdown hint instead. */
+  readonly draining: boolean;
+  /** Why deltas may not be arriving now (for /readyz); null when the change stream is healthy. */
+  changeStreamProblem(): string | null;
   /** Streams currently open with this key. */
   streamsForKey(keyId: string): number;
   stats(): HubStats;
@@ -155,6 +159,14 @@ class LocalFanoutHub implements FanoutHub {
     this.recomputer.close();
     await this.subscription?.close();
     this.subscription = null;
+  }
+
+  get draining(): boolean {
+    return this.drainer.draining;
+  }
+
+  changeStreamProblem(): string | null {
+    return this.subscription?.problem?.() ?? null;
   }
 
   streamsForKey(keyId: string): number {

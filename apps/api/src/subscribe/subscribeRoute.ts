@@ -5,7 +5,7 @@ import type { FanoutHub, HubStream } from './fanoutHub.js';
 import type { ReconnectHints } from './reconnectHints.js';
 import type { StreamAdmission } from './streamAdmission.js';
 import { createSseConnection, type SseConnection } from './sseConnection.js';
-import { connectedFrame, type ReconnectReason } from './sseFrames.js';
+import { connectedFrame, reconnectFrame, type ReconnectReason } from './sseFrames.js';
 import { parseSubscribeQuery, type SubscribeQuery } from './subscribeQuery.js';
 
 export const REACTIVE_MODE_REQUIRED = 'Real-time subscriptions require a plan with reactive mode (Business or higher)';
@@ -24,7 +24,7 @@ export interface SubscribeConfig {
 }
 
 /** The shared access checks of every public route (apps/api/src/publicAccess.ts). */
-export type SubscribeAccess = Pick<PublicAccess, 'authorizeRequest' | 'consumeRate' | 'recordUsage'>;
+export type SubscribeAccess = Pick<PublicAccess, 'authorizeRequest' | 'consumeRate' | 'recordUsage' | 'confirmMiss'>;
 
 /** The key and plan a request was authorized with. */
 type Grant = Awaited<ReturnType<SubscribeAccess['authorizeRequest']>>;
@@ -56,8 +56,6 @@ const errorForEarlyEnd = (reason: ReconnectReason): Error => {
       return new UnauthorizedError();
     case 'plan_changed':
       return new ForbiddenError(REACTIVE_MODE_REQUIRED);
-    case 'shutdown':
-      return new ServiceUnavailableError('This server is shutting down; reconnect to reach another one');
     default:
       return new ServiceUnavailableError('The stream could not start; try again');
   }
@@ -65,6 +63,9 @@ const errorForEarlyEnd = (reason: ReconnectReason): Error => {
 
 /** The client closed its connection while the stream was being prepared: nothing to answer. */
 class ClientGoneError extends Error {}
+
+/** The node began to drain while the stream was being prepared. */
+class DrainingError extends Error {}
 
 const STREAM_HEADERS = {
   'Content-Type': 'text/event-stream; charset=utf-8',
@@ -89,16 +90,22 @@ const prepareStream = async (deps: SubscribeRouteDeps, ctx: Context, grant: Gran
   let stream: HubStream | undefined;
   try {
     // Registered before the snapshot is read: every delta from here on is buffered (docs/subscriptions.md, hand-off).
+    if (deps.hub.draining) throw new DrainingError();
     stream = deps.hub.open({ keyId: key.keyId, keyHash: key.keyHash, dataIds: query.dataIds, slugs: query.collections });
     const snapshot = await stream.readSnapshot();
+    if (stream.endedBeforeStart === 'shutdown') throw new DrainingError();
     if (stream.endedBeforeStart !== null) throw errorForEarlyEnd(stream.endedBeforeStart);
-    if (snapshot.missingSlugs.length > 0) throw new NotFoundError(`Collection not found: ${snapshot.missingSlugs.join(', ')}`);
+    if (snapshot.missingSlugs.length > 0) {
+      await deps.access.confirmMiss();
+      throw new NotFoundError(`Collection not found: ${snapshot.missingSlugs.join(', ')}`);
+    }
     if (ctx.req.socket.destroyed || ctx.res.destroyed) throw new ClientGoneError();
     return { stream, snapshot, release };
   } catch (error) {
     stream?.cancel();
     release();
     if (error instanceof ClientGoneError) return null;
+    if (error instanceof DrainingError) return 'draining';
     throw error;
   }
 };
@@ -123,6 +130,19 @@ const openConnection = (deps: SubscribeRouteDeps, ctx: Context): SseConnection =
     closeGraceMs: deps.config.closeGraceMs ?? 5_000,
     retryAfterMs: deps.hints.retryAfterMs,
   });
+};
+
+/**
+ * A stream asked for while the node drains: not a 503 (a browser's EventSource gives up for good on
+ * one) but a stream that at once says `reconnect {reason: "shutdown"}` with a wait drawn from the
+ * shutdown window, on a connection that then closes, so the reconnection goes elsewhere
+ * (docs/subscriptions.md, "Reconnect hints"). Headers set on ctx (Vary, CORS, rate limits) go with it.
+ */
+const answerDraining = (deps: SubscribeRouteDeps, ctx: Context): void => {
+  ctx.status = 200;
+  ctx.respond = false;
+  ctx.res.writeHead(200, { ...STREAM_HEADERS, Connection: 'close' });
+  ctx.res.end(reconnectFrame('shutdown', deps.hints.retryAfterMs('shutdown')));
 };
 
 /**
@@ -153,6 +173,7 @@ export const createSubscribeRoute = (deps: SubscribeRouteDeps): Middleware => {
     const connectionId = deps.newId();
     const prepared = await prepareStream(deps, ctx, grant, query, connectionId);
     if (prepared === null) return;
+    if (prepared === 'draining') return answerDraining(deps, ctx);
     const { stream, snapshot, release } = prepared;
 
     const connection = openConnection(deps, ctx);

@@ -30,9 +30,14 @@ export interface ApiHarness {
 let position = 0;
 let keySeq = 0;
 
-export const startApiHarness = async (options: { config?: Partial<ApiConfig>; now?: () => Date; rateLimiter?: RateLimiter; stores?: Stores } = {}): Promise<ApiHarness> => {
+export const startApiHarness = async (
+  options: { config?: Partial<ApiConfig>; now?: () => Date; rateLimiter?: RateLimiter; stores?: Stores; caughtUp?: boolean } = {},
+): Promise<ApiHarness> => {
   const now = options.now ?? (() => new Date());
   const stores = options.stores ?? createMemoryStores({ now });
+  // Ops are applied directly, as a caught-up projector would: misses are trusted (docs/read-models.md),
+  // unless the test plays a read model that is still being rebuilt.
+  if (options.caughtUp !== false) await stores.projections.markCaughtUp({ projection: 'test', position: 0 });
   const changeStream = createInProcessChangeStream();
   const api = await createApiApp({
     stores,

@@ -3,6 +3,7 @@ import type { Config } from '@pubstream/config';
 import { createLogger, createMetricsRegistry, type Logger } from '@pubstream/observability';
 import { createProjector, createProjectorHttpHandler, registerProjectorMetrics, type Projector } from '@pubstream/projector';
 import { openChangeStream, openEventStore, openStores, processIdentity } from '../adapters.js';
+import { watchCaughtUp } from '../caughtUpWatch.js';
 import { createCleanupStack, startOrUndo } from '../cleanupStack.js';
 import type { RunningProcess } from '../distributedProcesses.js';
 import { edgeSettings, listen } from '../httpServer.js';
@@ -59,6 +60,7 @@ export const runProjectorNode = async (
     cleanups.push(() => server.close(config.shutdownTimeoutMs));
     projector.start();
     cleanups.push(() => projector.stop());
+    cleanups.push(watchCaughtUp(projector, stores.projections, { onError: (error) => logger.debug({ err: error }, 'caught-up marker not refreshed') }));
     const unwatch = watchRole(projector, logger, holder);
     cleanups.push(async () => unwatch());
     // Registered last, so it runs first: /readyz answers 503 from the first moment of a stop.

@@ -3,6 +3,7 @@ import type { Admin, Consumer, Kafka } from 'kafkajs';
 import type { ChangeStreamHandlers, ChangeSubscription } from '../changeStream.js';
 import type { ChangeStreamLogger } from '../changeStreamLogger.js';
 import { decodeChangeMessages } from './changeMessageCodec.js';
+import { createFetchLiveness } from './fetchLiveness.js';
 import { followGroupJoins, type GroupMember } from './groupJoin.js';
 import { retryRetriable } from './retryRetriable.js';
 import { withTimeout } from './withTimeout.js';
@@ -13,6 +14,8 @@ export interface TopicSubscriptionOptions {
   groupIdPrefix: string;
   joinTimeoutMs: number;
   logger: ChangeStreamLogger;
+  /** How long without an answered fetch before `problem()` reports one (default 5 s). */
+  staleAfterMs?: number;
 }
 
 /**
@@ -31,6 +34,9 @@ export async function subscribeToTopic(kafka: Kafka, admin: Admin, options: Topi
   // (the broker's minimum is 6 s) instead of kafkajs' 30 s default.
   const consumer: Consumer = kafka.consumer({ groupId, maxWaitTimeInMs: 500, allowAutoTopicCreation: false, sessionTimeout: 6_000, rebalanceTimeout: 6_000, heartbeatInterval: 1_000 });
   let active = true;
+  const liveness = createFetchLiveness({ staleAfterMs: options.staleAfterMs ?? 5_000 });
+  consumer.on(consumer.events.FETCH, () => liveness.seen());
+  consumer.on(consumer.events.GROUP_JOIN, () => liveness.seen());
   const firstJoin = followGroupJoins(groupMember(consumer, topic), { start, groupId, logger, isActive: () => active, onGap: (reason) => handlers.onGap?.(reason) });
   try {
     await consumer.connect();
@@ -52,6 +58,7 @@ export async function subscribeToTopic(kafka: Kafka, admin: Admin, options: Topi
     throw error;
   }
   return {
+    problem: () => (active ? liveness.problem() : null),
     close: async () => {
       if (!active) return;
       active = false;

@@ -63,5 +63,9 @@ export const createMemoryProjectionStore = (records: MemoryRecords, now: () => D
     async getCheckpoint(projection) {
       return checkpoints.get(projection) ?? 0;
     },
+    async markCaughtUp(checkpoint) {
+      if ((checkpoints.get(checkpoint.projection) ?? 0) >= checkpoint.position) records.caughtUp = true;
+      return records.caughtUp;
+    },
   };
 };

@@ -34,4 +34,7 @@ export const createMemoryReadModel = (records: MemoryRecords): ReadModel => ({
   async countItems(slug) {
     return records.memberships.get(slug)?.members.size ?? 0;
   },
+  async isCaughtUp() {
+    return records.caughtUp;
+  },
 });

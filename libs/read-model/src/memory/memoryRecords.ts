@@ -25,6 +25,8 @@ export interface MemoryRecords {
   readonly keyVersions: Map<string, number>;
   readonly planVersions: Map<string, number>;
   plan: PlanRecord | null;
+  /** Set by markCaughtUp once the replay has reached the log's head (docs/read-models.md). */
+  caughtUp: boolean;
 }
 
 export const createMemoryRecords = (): MemoryRecords => ({
@@ -38,6 +40,7 @@ export const createMemoryRecords = (): MemoryRecords => ({
   keyVersions: new Map(),
   planVersions: new Map(),
   plan: null,
+  caughtUp: false,
 });
 
 export const membershipOf = (records: MemoryRecords, slug: string): Membership => {

@@ -15,6 +15,7 @@ export const followReadModel = (current: () => ReadModel): ReadModel => ({
   listCollections: () => current().listCollections(),
   getCollectionPage: (slug, query) => current().getCollectionPage(slug, query),
   countItems: (slug) => current().countItems(slug),
+  isCaughtUp: () => current().isCaughtUp(),
 });
 
 export const followKeyStore = (current: () => KeyStore): KeyStore => ({
@@ -30,4 +31,5 @@ export const followProjectionStore = (current: () => ProjectionStore): Projectio
   renewLease: (lease, ttlMs) => current().renewLease(lease, ttlMs),
   releaseLease: (lease) => current().releaseLease(lease),
   getCheckpoint: (projection) => current().getCheckpoint(projection),
+  markCaughtUp: (checkpoint) => current().markCaughtUp(checkpoint),
 });

@@ -34,7 +34,7 @@ export interface GenerationalStoresOptions extends Omit<RedisStoresOptions, 'nam
  */
 export const createGenerationalRedisStores = async (client: RedisReadModelClient, options: GenerationalStoresOptions = {}): Promise<GenerationalStores> => {
   const { root = 'ps', refreshMs = 1000, ...adapterOptions } = options;
-  const commands = createRedisCommands(client);
+  const commands = createRedisCommands(client, { timeoutMs: adapterOptions.commandTimeoutMs });
   const open = (namespace: string): RedisPorts => redisPortsOf(commands, { ...adapterOptions, namespace });
   let active = await readActiveGeneration(client, root);
   let current = open(active);

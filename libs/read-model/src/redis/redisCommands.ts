@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { RedisClientType, RedisClusterType } from 'redis';
+import { boundedRedisCall } from './boundedRedisCall.js';
 import type { RedisReadModelClient } from './redisConnection.js';
 import * as scripts from './redisScripts.js';
 
@@ -11,6 +12,15 @@ const SHAS = Object.fromEntries(Object.entries(scripts).map(([name, text]) => [n
 
 /** Redis lost its scripts (restart, flush, failover): load them and call again. */
 export const isNoScript = (error: unknown): boolean => error instanceof Error && error.message.startsWith('NOSCRIPT');
+
+export interface RedisCommandsOptions {
+  /**
+   * Bound of every command (script loads and pings included): past it the call rejects with
+   * ServiceUnavailableError. Undefined: no bound (a projector's writes may take long under load;
+   * its lease bounds it). Processes that answer requests set it (REDIS_COMMAND_TIMEOUT_MS).
+   */
+  readonly timeoutMs?: number;
+}
 
 /**
  * One client's commands, shared by the per-port modules of every namespace on it (the ports of
@@ -31,25 +41,42 @@ export interface RedisCommands {
   nodes(): Promise<RedisClientType[]>;
   ping(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * The same client's commands without the timeout, for writes that must not be repeated: a
+   * command that timed out may still run once Redis answers, so a caller that retries it (usage
+   * counts) would count twice.
+   */
+  readonly unbounded: RedisCommands;
 }
 
-export const createRedisCommands = (client: RedisReadModelClient): RedisCommands => {
+/**
+ * Every command goes through `send`, `nodes`, `loadScripts` or `ping`, each bounded by
+ * `options.timeoutMs` and with Redis' "cannot answer now" failures as ServiceUnavailableError
+ * (boundedRedisCall.ts).
+ */
+export const createRedisCommands = (client: RedisReadModelClient, options: RedisCommandsOptions = {}): RedisCommands => {
   const cluster = 'masters' in client ? (client as RedisClusterType) : null;
   const single = cluster ? null : (client as RedisClientType);
+  const bounded = <T>(call: Promise<T>): Promise<T> => boundedRedisCall(call, options.timeoutMs);
 
   const send = (routeKey: string, args: string[], readonly = false): Promise<Reply> =>
-    cluster ? cluster.sendCommand(routeKey, readonly, args) : (single as RedisClientType).sendCommand(args);
+    bounded(cluster ? cluster.sendCommand(routeKey, readonly, args) : (single as RedisClientType).sendCommand(args));
   const nodes = async (): Promise<RedisClientType[]> =>
-    cluster ? ((await Promise.all(cluster.masters.map((master) => cluster.nodeClient(master)))) as unknown as RedisClientType[]) : [single as RedisClientType];
+    cluster ? ((await bounded(Promise.all(cluster.masters.map((master) => cluster.nodeClient(master))))) as unknown as RedisClientType[]) : [single as RedisClientType];
   const loadScripts = async (): Promise<void> => {
     const all = await nodes();
-    await Promise.all(all.flatMap((node) => Object.values(scripts).map((text) => node.scriptLoad(text))));
+    await Promise.all(all.flatMap((node) => Object.values(scripts).map((text) => bounded(node.scriptLoad(text)))));
   };
   // concat, not spread: a write call carries thousands of arguments.
   const evalsha = (name: ScriptName, keys: string[], args: string[], readonly = false): Promise<Reply> =>
     send(keys[0] as string, ['EVALSHA', SHAS[name], String(keys.length)].concat(keys, args), readonly);
 
-  return {
+  const unbounded = (): RedisCommands => (options.timeoutMs === undefined ? commands : createRedisCommands(client));
+  let unboundedCommands: RedisCommands | undefined;
+  const commands: RedisCommands = {
+    get unbounded() {
+      return (unboundedCommands ??= unbounded());
+    },
     cluster: cluster !== null,
     send,
     evalsha,
@@ -65,10 +92,11 @@ export const createRedisCommands = (client: RedisReadModelClient): RedisCommands
     loadScripts,
     nodes,
     async ping() {
-      await Promise.all((await nodes()).map((node) => node.ping()));
+      await Promise.all((await nodes()).map((node) => bounded(node.ping())));
     },
     async close() {
       await client.close();
     },
   };
+  return commands;
 };

@@ -34,6 +34,8 @@ export const redisKeys = (ns: string) => {
     plan: `${ns}:{m}:plan`,
     planVersion: `${ns}:{m}:plan:v`,
     checkpoints: `${ns}:{m}:cp`,
+    /** Present once the projector has caught up since the namespace was last emptied: the log position it had reached. */
+    caughtUp: `${ns}:{m}:caught-up`,
     lease: (name: string) => `${ns}:{m}:lease:${name}`,
     leaseTokens: (name: string) => `${ns}:{m}:lease:${name}:seq`,
     /** `count` and `last` of a key; its bucket hashes share the hash tag. */

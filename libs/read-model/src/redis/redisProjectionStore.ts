@@ -1,6 +1,7 @@
 import { FencedError, type Lease, type ProjectionStore } from '../projectionStore.js';
 import { writeBatch } from './redisBatchWrite.js';
 import type { RedisCommands } from './redisCommands.js';
+import { MARK_CAUGHT_UP } from './caughtUpScript.js';
 import type { RedisKeys } from './redisKeys.js';
 import { leaseValueOf } from './redisLeaseValue.js';
 import type { WriteChunkOptions } from './redisWriteChunks.js';
@@ -54,6 +55,12 @@ export const createRedisProjectionStore = (commands: RedisCommands, key: RedisKe
     async getCheckpoint(projection) {
       const reply = await commands.send(key.checkpoints, ['HGET', key.checkpoints, projection], true);
       return typeof reply === 'string' ? Number(reply) : 0;
+    },
+    async markCaughtUp(checkpoint) {
+      // EVAL, not a registered script: called a few times a second at most, and it keeps this
+      // addition apart from the write and lease scripts.
+      const args = ['EVAL', MARK_CAUGHT_UP, '2', key.checkpoints, key.caughtUp, checkpoint.projection, String(checkpoint.position)];
+      return (await commands.send(key.checkpoints, args)) === 1;
     },
   };
 };

@@ -48,4 +48,7 @@ export const createRedisReadModel = (commands: RedisCommands, key: RedisKeys): R
     const items = key.collectionItems(slug);
     return Number(await commands.send(items, ['HLEN', items], true));
   },
+  async isCaughtUp() {
+    return (await commands.send(key.caughtUp, ['EXISTS', key.caughtUp], true)) === 1;
+  },
 });

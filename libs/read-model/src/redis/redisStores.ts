@@ -15,6 +15,8 @@ export interface RedisStoresOptions {
   /** Bounds of one write call (entries, argument bytes). Defaults 100 entries, 256 KiB: a call
    * then holds Redis for a few milliseconds at most. */
   readonly writeChunk?: { readonly maxEntries?: number; readonly maxBytes?: number };
+  /** Bound of every Redis command (ServiceUnavailableError past it); none by default. See RedisCommandsOptions. */
+  readonly commandTimeoutMs?: number;
 }
 
 /** The four ports of one namespace over shared commands: cheap, they hold nothing else. */
@@ -36,6 +38,6 @@ export const redisPortsOf = (commands: RedisCommands, options: RedisStoresOption
  * target beside the live generation) simply drops the object instead.
  */
 export const createRedisStores = (client: RedisReadModelClient, options: RedisStoresOptions = {}): Stores => {
-  const commands = createRedisCommands(client);
+  const commands = createRedisCommands(client, { timeoutMs: options.commandTimeoutMs });
   return { ...redisPortsOf(commands, options), ping: commands.ping, close: commands.close };
 };

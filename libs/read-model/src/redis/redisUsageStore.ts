@@ -27,19 +27,22 @@ const seriesCounts = (commands: RedisCommands, key: RedisKeys, keyId: string, gr
  */
 export const createRedisUsageStore = (commands: RedisCommands, key: RedisKeys, hourBucketTtlSeconds = 35 * 24 * 3600): UsageStore => {
   const hourTtl = String(hourBucketTtlSeconds);
+  // Counting is not idempotent: a count that timed out could still land, and the recorder would
+  // count it again. Counts are written in the background, off the request path, so they wait.
+  const writes = commands.unbounded;
   const count = ({ keyId, at, count: n }: UsageCount): Promise<Reply> => {
     const hour = usageBucketOf(at, 'hour');
     const day = usageBucketOf(at, 'day');
     const month = usageBucketOf(at, 'month');
     const args = [String(n), at.toISOString(), key.usageHours(keyId, day), hour.slice(11), key.usageDays(keyId), day, key.usageMonths(keyId), month, hourTtl];
-    return commands.evalsha('USAGE', [key.usage(keyId)], args);
+    return writes.evalsha('USAGE', [key.usage(keyId)], args);
   };
 
   return {
     async recordUsage(counts) {
       let results = await Promise.allSettled(counts.map(count));
       if (results.some((r) => r.status === 'rejected' && isNoScript(r.reason))) {
-        await commands.loadScripts();
+        await writes.loadScripts();
         // Counting is not idempotent: repeat only the counts Redis refused.
         results = await Promise.allSettled(counts.filter((_, i) => results[i]?.status === 'rejected').map(count));
       }

@@ -4,9 +4,10 @@ import { cp, itemRecord, keyRecord, put, sleep, type ContractOptions, type Proje
 
 /**
  * The behaviour every ProjectionStore adapter must show (docs/read-models.md): checkpoints that
- * never move back, one lease holder at a time with growing tokens, and fencing: a write with a
- * stale lease (taken over, wiped, or another holder's with the same token number) is refused and
- * writes nothing (seen through the same adapter's reads).
+ * never move back, the caught-up marker set only once the checkpoint has reached the position,
+ * one lease holder at a time with growing tokens, and fencing: a write with a stale lease (taken
+ * over, wiped, or another holder's with the same token number) is refused and writes nothing
+ * (seen through the same adapter's reads).
  */
 export const testProjectionStoreContract = <S extends ProjectionStoreSubject>(name: string, factory: () => Promise<S>, options: ContractOptions<S> = {}): void => {
   describe(`projection store contract: ${name}`, () => {
@@ -27,6 +28,30 @@ export const testProjectionStoreContract = <S extends ProjectionStoreSubject>(na
         await s.projections.apply([put(itemRecord('a', 'c', 1))], { projection: 'items', position: 40 });
         expect(await s.projections.getCheckpoint('items')).toBe(42);
         expect(await s.readModel.getItem('a')).not.toBeNull();
+      });
+    });
+
+    describe('caught-up marker (docs/read-models.md, "Unknown is not missing")', () => {
+      it('is not set on an empty store, and only once the checkpoint has reached the position asked for', async () => {
+        expect(await s.readModel.isCaughtUp()).toBe(false);
+        // A projector that has not noticed the store was emptied asks with the position it had reached.
+        expect(await s.projections.markCaughtUp({ projection: 'items', position: 5 })).toBe(false);
+        expect(await s.readModel.isCaughtUp()).toBe(false);
+        await s.projections.apply([put(itemRecord('a', 'c', 1))], cp(3));
+        expect(await s.projections.markCaughtUp({ projection: 'items', position: 5 })).toBe(false);
+        expect(await s.projections.markCaughtUp({ projection: 'other', position: 3 })).toBe(false);
+        expect(await s.readModel.isCaughtUp()).toBe(false);
+        await s.projections.apply([], cp(5));
+        expect(await s.projections.markCaughtUp({ projection: 'items', position: 5 })).toBe(true);
+        expect(await s.readModel.isCaughtUp()).toBe(true);
+        // Once set it stays (a later lag does not make "not found" untrustworthy: it is read-your-writes' business).
+        expect(await s.projections.markCaughtUp({ projection: 'items', position: 9 })).toBe(true);
+        expect(await s.readModel.isCaughtUp()).toBe(true);
+      });
+
+      it('is set for an empty log (position 0) at once', async () => {
+        expect(await s.projections.markCaughtUp({ projection: 'items', position: 0 })).toBe(true);
+        expect(await s.readModel.isCaughtUp()).toBe(true);
       });
     });
 

@@ -37,6 +37,8 @@ export interface SubscribeTestWorldOptions extends Partial<SubscribeConfig> {
   readonly streamSlots?: StreamSlots;
   /** How often this world's node refreshes its slots. */
   readonly slotHeartbeatMs?: number;
+  /** False: the read model plays one still being rebuilt (misses are not trusted). Default true. */
+  readonly caughtUp?: boolean;
 }
 
 const withSlowReads = (readModel: ReadModel, maxDelayMs: number): FanoutHubOptions['reads'] => {
@@ -144,6 +146,8 @@ const routeConfig = (options: SubscribeTestWorldOptions): SubscribeConfig => ({
  */
 export const createSubscribeTestWorld = async (options: SubscribeTestWorldOptions = {}): Promise<SubscribeTestWorld> => {
   const stores = options.stores ?? createMemoryStores();
+  // Writes play a caught-up projector: misses are trusted (docs/read-models.md).
+  if (options.caughtUp !== false) await stores.projections.markCaughtUp({ projection: 'world', position: 0 });
   const changeStream = createInProcessChangeStream();
   const hints = createReconnectHints({ shutdownWindowMs: options.shutdownReconnectWindowMs ?? 0 });
   const { hub, triggerGap } = createWorldHub(options, stores, changeStream, hints);

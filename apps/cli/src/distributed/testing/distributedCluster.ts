@@ -5,6 +5,19 @@ import { join } from 'node:path';
 import { ADMIN_TOKEN, adminHttp } from './adminHttp.js';
 import { startNodeProcess, type NodeProcess } from './nodeProcess.js';
 
+/** Polls the admin's /readyz until its read model is caught up (60 s at most). */
+const waitUntilCaughtUp = async (adminUrl: string): Promise<void> => {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const report = await fetch(`${adminUrl}/readyz`)
+      .then((response) => response.json() as Promise<{ checks?: { caughtUp?: string } }>)
+      .catch(() => null);
+    if (report?.checks?.caughtUp === 'ok') return;
+    if (Date.now() > deadline) throw new Error(`the read model was not caught up within 60 s (admin /readyz: ${JSON.stringify(report)})`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+};
+
 export interface DistributedCluster {
   readonly redisUrl: string;
   /** The environment every process of this cluster gets. */
@@ -61,6 +74,9 @@ export const startDistributedCluster = async (options: {
     ]);
     all.push(admin!, ...rest);
     for (let i = 0; i < (options.projectors ?? 1); i++) await startProjector();
+    // Ready when the projector has marked the read model caught up: before that, misses are 503
+    // and the admin's reads wait for it (docs/read-models.md, "Unknown is not missing").
+    if (projectors.length > 0) await waitUntilCaughtUp(admin!.url);
     return { redisUrl: options.redisUrl, env, admin: admin!, apis: rest, projectors, adminApi: adminHttp(admin!.url, ADMIN_TOKEN), startProjector, stop };
   } catch (error) {
     await stop();

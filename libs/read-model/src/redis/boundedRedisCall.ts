@@ -1,0 +1,47 @@
+import { ServiceUnavailableError } from '@pubstream/domain';
+import { ErrorReply } from 'redis';
+
+/** A Redis command that got no answer in time: a frozen, overloaded or unreachable Redis. */
+export class RedisTimeoutError extends Error {
+  constructor(readonly ms: number) {
+    super(`Redis did not answer within ${ms} ms`);
+    this.name = 'RedisTimeoutError';
+  }
+}
+
+// Server replies that mean "not now" rather than "wrong": loading a dump, busy with a script, no master.
+const UNAVAILABLE_REPLY = /^(LOADING|BUSY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|READONLY)\b/;
+
+/**
+ * The read-model adapter's translation of Redis failures (docs/read-models.md, "Connecting"):
+ * everything that says Redis cannot answer now (closed or offline client, lost socket, timeout,
+ * the replies above) becomes ServiceUnavailableError, which every edge answers 503 with
+ * Retry-After; a reply about the command itself (a Lua error, NOSCRIPT) stays as it is.
+ */
+export const asUnavailable = (error: unknown): unknown =>
+  error instanceof ErrorReply && !UNAVAILABLE_REPLY.test(error.message) ? error : new ServiceUnavailableError(undefined, { cause: error });
+
+/**
+ * `call`, bounded by our own timer (`timeoutMs`; none when undefined), its failures translated
+ * by `asUnavailable`. Our own timer because node-redis stops a command's `timeout` once the
+ * command is written to the socket: against a frozen Redis (SIGSTOP) that is at once, and the
+ * reply is then awaited forever. A command that timed out still gets its reply later; node-redis
+ * matches replies in order, so nothing is mixed up.
+ */
+export const boundedRedisCall = <T>(call: Promise<T>, timeoutMs: number | undefined): Promise<T> => {
+  if (timeoutMs === undefined) return call.catch((error: unknown) => Promise.reject(asUnavailable(error)));
+  // One promise and one timer per command: this is on every request's path.
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new ServiceUnavailableError(undefined, { cause: new RedisTimeoutError(timeoutMs) })), timeoutMs);
+    call.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(asUnavailable(error));
+      },
+    );
+  });
+};
