@@ -74,10 +74,15 @@ afterAll(() => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** Whether the admin routes `target` to the dashboard (after the same path normalisation it applies). */
+/**
+ * Whether the admin routes `target` to the dashboard (after the same path normalisation it
+ * applies), read as the server reads it: encodeRequest sends the request line in latin1, so `/欮`
+ * arrives as `/.`, which is `/`.
+ */
 const isDashboard = (target: string): boolean => {
+  const onTheWire = Buffer.from(target, 'latin1').toString('latin1');
   try {
-    return /^\/(dashboard)?(\/|$)/.test(normalizePath(target.trim().split('?')[0] ?? ''));
+    return /^\/(dashboard)?(\/|$)/.test(normalizePath(onTheWire.trim().split('?')[0] ?? ''));
   } catch {
     return false;
   }
