@@ -246,14 +246,14 @@ describe('public read API over HTTP', () => {
       });
       expect(res.status).toBe(204);
       expect(res.headers.get('access-control-allow-methods')).toBe('GET, POST');
-      expect(res.headers.get('access-control-allow-headers')).toBe('X-API-Key, Content-Type');
+      expect(res.headers.get('access-control-allow-headers')).toBe('X-API-Key, Content-Type, If-None-Match, If-Modified-Since');
       expect(res.headers.get('access-control-allow-origin')).toBe('https://example.com');
     });
     it('Access-Control-Allow-Origin only for an origin the key allows; always Vary: Origin and the exposed headers', async () => {
       const ok = await h.get('/public/data/p-01', { 'X-API-Key': live, Origin: 'https://app.example.com' });
       expect(ok.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
       expect(ok.headers.get('vary')).toMatch(/Origin/);
-      expect(ok.headers.get('access-control-expose-headers')).toBe('X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, ETag');
+      expect(ok.headers.get('access-control-expose-headers')).toBe('X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, ETag, Last-Modified');
       const refused = await h.get('/public/data/p-01', { 'X-API-Key': live, Origin: 'https://evil.com' });
       expect(refused.status).toBe(403);
       expect(refused.headers.get('access-control-allow-origin')).toBeNull();

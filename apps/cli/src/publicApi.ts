@@ -56,6 +56,8 @@ export const createPublicApi = async (deps: {
       rateLimitWindow: config.rateLimitWindow,
       cacheTtlMs: deps.cacheTtlMs,
       readinessTimeoutMs: config.redisCommandTimeoutMs,
+      cache: { maxAgeSeconds: config.cacheMaxAgeSeconds, staleWhileRevalidateSeconds: config.cacheStaleWhileRevalidateSeconds },
+      compressionMinBytes: config.compressionMinBytes,
     },
     drain: drainSignal,
     logger: deps.logger,
