@@ -9,6 +9,7 @@ import { createApiReadiness } from './apiReadiness.js';
 import type { ApiStores } from './apiStores.js';
 import type { CachePolicy } from './http/cachePolicy.js';
 import { corsPreflight } from './http/cors.js';
+import { rateLimitRefusals } from './http/rateLimitRefusals.js';
 import { createReplyEdge } from './http/replyEdge.js';
 import { createPublicAccess, type PublicAccess } from './publicAccess.js';
 import { operationsRoutes } from './routes/operationsRoutes.js';
@@ -98,6 +99,7 @@ export const createApiApp = async (deps: ApiAppDeps): Promise<ApiApp> => {
   app.use(requestContext({ logger: deps.logger, accessLog: deps.config.accessLog }));
   app.use(requestMetrics(metrics));
   app.use(errorMiddleware({ logger: deps.logger }));
+  app.use(rateLimitRefusals(metrics));
   app.use(corsPreflight());
   app.use(router.routes());
   app.use(router.allowedMethods());

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Config } from '@pubstream/config';
-import { createLogger, createMetricsRegistry, type Logger } from '@pubstream/observability';
+import { BackendErrorTally, createLogger, createMetricsRegistry, registerBackendErrorMetrics, type Logger } from '@pubstream/observability';
 import { createProjector, createProjectorHttpHandler, registerProjectorMetrics, type Projector } from '@pubstream/projector';
 import { openChangeStream, openEventStore, openStores, processIdentity } from '../adapters.js';
 import { watchCaughtUp } from '../caughtUpWatch.js';
@@ -46,9 +46,10 @@ export const runProjectorNode = async (
   return startOrUndo(cleanups, async () => {
     const eventStore = openEventStore(config, now);
     cleanups.push(() => eventStore.close());
-    const { stores } = await openStores(config, logger, now);
+    const backendErrors = new BackendErrorTally();
+    const { stores } = await openStores(config, logger, now, { errors: backendErrors });
     cleanups.push(() => stores.close());
-    const kafka = openChangeStream(config, logger, holder);
+    const kafka = openChangeStream(config, logger, holder, backendErrors);
     cleanups.push(() => kafka.close());
     const changeStream = crashBeforePublish(kafka, options.exitBeforePublishProbability, () =>
       logger.warn({}, 'fault injection: exiting between a read-model write and its publish'),
@@ -56,6 +57,7 @@ export const runProjectorNode = async (
     const projector = createProjector({ eventStore, stores, changeStream, logger: logger.child({ component: 'projector' }), now, lease: { holder, ttlMs: options.leaseTtlMs } });
     const metrics = createMetricsRegistry({ app: 'projector' });
     registerProjectorMetrics(metrics, { eventStore, checkpoints: stores.projections, snapshot: projector.snapshot, now });
+    registerBackendErrorMetrics(metrics, backendErrors);
     const server = await listen(createProjectorHttpHandler({ snapshot: projector.snapshot, metrics, draining: () => draining }), config.adminHost, config.projectorPort, edgeSettings(config, 'public'));
     cleanups.push(() => server.close(config.shutdownTimeoutMs));
     projector.start();
