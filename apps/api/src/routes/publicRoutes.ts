@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import { isValidDataId, isValidSlug, NotFoundError, ValidationError } from '@pubstream/domain';
-import { echoInput, readJsonBody } from '@pubstream/http';
+import { readJsonBody } from '@pubstream/http';
 import type { ReadModel } from '@pubstream/read-model';
 import { backendCall } from '../http/backendCall.js';
 import type { ReplyEdge } from '../http/replyEdge.js';
@@ -47,7 +47,9 @@ export const publicRoutes = (router: Router, deps: { readModel: ReadModel; acces
     '/public/collections/:slug/data',
     keyedRoute(access, edge, async (ctx) => {
       const slug = ctx.params.slug ?? '';
-      const notFound = () => new NotFoundError(`Collection not found: ${echoInput(slug)}`);
+      // The specification's 404 text (its Errors table: `Data not found`), as for an item: a client
+      // written against it matches one message; the slug is in the URL it asked for.
+      const notFound = () => new NotFoundError('Data not found');
       // Checked before the collection is known, so a bad page is 400 even for an unknown slug.
       parseCollectionQuery({ ...ctx.query, sort: undefined }, BUILT_IN_SORT_FIELDS);
       if (!isValidSlug(slug)) throw notFound();
