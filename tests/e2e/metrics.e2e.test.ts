@@ -2,7 +2,7 @@
 // "Metrics"): the SSE series move, the projector's lag is on the same page and shows a projector
 // that is behind, 429s are counted by reason, the backend error series exist. This is the test a
 // metric that is defined but never registered fails (the unit tests of the mappings cannot).
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -83,4 +83,12 @@ it('projector lag: 0 while caught up, positions and seconds behind once the proj
   }, 5_000);
   expect(seriesValue(behind, 'pubstream_projector_lag_seconds', { cursor: 'applied' })).toBeGreaterThan(0);
   expect(seriesValue(behind, 'pubstream_projector_head_position')).toBe((seriesValue(behind, 'pubstream_projector_position', { cursor: 'applied' }) ?? 0) + 2);
+});
+
+it('the Grafana dashboard (infra/grafana/pubstream.json) queries only series this /metrics has', async () => {
+  const dashboard = JSON.parse(readFileSync(new URL('../../infra/grafana/pubstream.json', import.meta.url), 'utf8')) as { panels: { title: string; targets: { expr: string }[] }[] };
+  const scraped = new Set((await scrape()).split('\n').map((line) => /^([a-zA-Z_:][a-zA-Z0-9_:]*)/.exec(line)?.[1]).filter(Boolean));
+  const queried = dashboard.panels.flatMap((panel) => panel.targets.flatMap((target) => target.expr.match(/\b(?:pubstream|http)_[a-z_]+\b/g) ?? []));
+  expect(queried.length).toBeGreaterThanOrEqual(12);
+  expect(queried.filter((name) => !scraped.has(name))).toEqual([]);
 });
