@@ -9,6 +9,7 @@ import type { RunningProcess } from '../distributedProcesses.js';
 import { edgeSettings, listen } from '../httpServer.js';
 import { DEFAULT_LEASE_TTL_MS, type ProjectorNodeOptions } from './config.js';
 import { crashBeforePublish } from './crashBeforePublish.js';
+import { registerRebuildMetrics, sampleRebuild } from './rebuildMetrics.js';
 
 const ROLE_POLL_MS = 100;
 
@@ -47,7 +48,7 @@ export const runProjectorNode = async (
     const eventStore = openEventStore(config, now);
     cleanups.push(() => eventStore.close());
     const backendErrors = new BackendErrorTally();
-    const { stores } = await openStores(config, logger, now, { errors: backendErrors });
+    const { stores, redis } = await openStores(config, logger, now, { errors: backendErrors });
     cleanups.push(() => stores.close());
     const kafka = openChangeStream(config, logger, holder, backendErrors);
     cleanups.push(() => kafka.close());
@@ -58,6 +59,7 @@ export const runProjectorNode = async (
     const metrics = createMetricsRegistry({ app: 'projector' });
     registerProjectorMetrics(metrics, { eventStore, checkpoints: stores.projections, snapshot: projector.snapshot, now });
     registerBackendErrorMetrics(metrics, backendErrors);
+    if (redis) registerRebuildMetrics(metrics, () => sampleRebuild(redis, 'ps', () => eventStore.headPosition()));
     const server = await listen(createProjectorHttpHandler({ snapshot: projector.snapshot, metrics, draining: () => draining }), config.adminHost, config.projectorPort, edgeSettings(config, 'public'));
     cleanups.push(() => server.close(config.shutdownTimeoutMs));
     projector.start();
