@@ -41,5 +41,7 @@ if (!only || only === 'baseline') {
 await runScenarios({ quick, seconds, rows, notes, only });
 
 console.log('\n' + renderTable(rows));
-writeResults(rows, { quick, command: `npm run bench${quick ? ' -- --quick' : ''}`, startedAt, notes });
-console.log(`\nwrote bench-results/latest.json${quick ? '' : ' and docs/BENCHMARKS-table.md'}`);
+const partial = only !== undefined;
+const flags = [quick ? '--quick' : '', partial ? `--only=${only}` : ''].filter(Boolean).join(' ');
+writeResults(rows, { quick, partial, command: `npm run bench${flags ? ` -- ${flags}` : ''}`, startedAt, notes });
+console.log(`\nwrote bench-results/latest.json${quick || partial ? '' : ' and docs/BENCHMARKS-table.md'}`);

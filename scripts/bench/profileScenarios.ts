@@ -1,4 +1,5 @@
 import { adminCall, importItems } from './adminClient.js';
+import { measureCompression } from './compressionScenario.js';
 import { measureFanout } from './fanoutScenario.js';
 import type { LoadResult } from './httpLoad.js';
 import { startProfileRun, withKeys, type ProfileRun } from './profileRun.js';
@@ -14,7 +15,16 @@ export const runProfile = async (profile: Profile, service: BenchService, contex
   await measureGetItem(run);
   await measureBatch(run);
   await measurePages(run, items);
+  await measureCompression(run);
   await measureFanout(run);
+};
+
+/** Only the compression rows, on a small collection (`npm run bench -- --only=compression`). */
+export const runCompressionProfile = async (profile: Profile, service: BenchService, context: ScenarioContext): Promise<void> => {
+  const run = await startProfileRun(profile, service, context);
+  await adminCall(run.service, 'POST', '/collections', { slug: 'bench', name: 'Bench', sortableFields: [{ name: 'score', type: 'number' }] });
+  await importItems(run.service, 'bench', 0, 2_000);
+  await measureCompression(run);
 };
 
 /** Creates the `bench` collection; the first 20,000 items are timed, the rest only loaded. */

@@ -1,5 +1,5 @@
 import { startBenchKafka, startBenchRedis } from './localBackends.js';
-import { runProfile } from './profileScenarios.js';
+import { runCompressionProfile, runProfile } from './profileScenarios.js';
 import { redisBenchmarkGet } from './redisBaseline.js';
 import { measureReplay } from './replay.js';
 import type { ScenarioContext } from './scenarioContext.js';
@@ -9,6 +9,15 @@ import { runStreamScenarios } from './streamScenarios.js';
 export const runScenarios = async (context: ScenarioContext): Promise<void> => {
   const { only } = context;
   if (!only || only === 'streams') await runStreamScenarios(context);
+  if (only === 'compression') {
+    console.log('\nCompression (embedded profile, 2,000 items)');
+    const service = await startEmbeddedService();
+    try {
+      await runCompressionProfile('embedded', service, context);
+    } finally {
+      await service.stop();
+    }
+  }
   if (!only || only === 'embedded') {
     console.log('\nEmbedded profile (SQLite log, memory read models, one process)');
     const service = await startEmbeddedService();

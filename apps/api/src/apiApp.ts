@@ -7,7 +7,10 @@ import { createMetricsRegistry, type Logger } from '@pubstream/observability';
 import { errorMiddleware, requestContext, requestMetrics } from '@pubstream/http';
 import { createApiReadiness } from './apiReadiness.js';
 import type { ApiStores } from './apiStores.js';
+import type { CachePolicy } from './http/cachePolicy.js';
 import { corsPreflight } from './http/cors.js';
+import { rateLimitRefusals } from './http/rateLimitRefusals.js';
+import { createReplyEdge } from './http/replyEdge.js';
 import { createPublicAccess, type PublicAccess } from './publicAccess.js';
 import { operationsRoutes } from './routes/operationsRoutes.js';
 import { publicRoutes } from './routes/publicRoutes.js';
@@ -29,6 +32,10 @@ export interface ApiConfig {
   readonly accessLog?: boolean;
   /** Bound of each /readyz check (default 1000 ms; REDIS_COMMAND_TIMEOUT_MS in the processes). */
   readonly readinessTimeoutMs?: number;
+  /** Cache-Control of public reads (CACHE_MAX_AGE_SECONDS, CACHE_STALE_WHILE_REVALIDATE_SECONDS; default max-age=0). */
+  readonly cache?: CachePolicy;
+  /** COMPRESSION_MIN_BYTES (default 1024). */
+  readonly compressionMinBytes?: number;
 }
 
 export interface ApiAppDeps {
@@ -75,7 +82,8 @@ export const createApiApp = async (deps: ApiAppDeps): Promise<ApiApp> => {
   await access.start();
 
   const router = new Router();
-  publicRoutes(router, { readModel: deps.stores.readModel, access });
+  const edge = createReplyEdge({ cache: deps.config.cache, compressionMinBytes: deps.config.compressionMinBytes });
+  publicRoutes(router, { readModel: deps.stores.readModel, access, edge });
   if (deps.streams) router.get('/subscribe', createSubscribeRoute({ ...deps.streams, access }));
   const readiness = createApiReadiness({
     ping: () => deps.stores.ping(),
@@ -91,6 +99,7 @@ export const createApiApp = async (deps: ApiAppDeps): Promise<ApiApp> => {
   app.use(requestContext({ logger: deps.logger, accessLog: deps.config.accessLog }));
   app.use(requestMetrics(metrics));
   app.use(errorMiddleware({ logger: deps.logger }));
+  app.use(rateLimitRefusals(metrics));
   app.use(corsPreflight());
   app.use(router.routes());
   app.use(router.allowedMethods());

@@ -35,8 +35,8 @@ export interface PublicAccess {
    */
   confirmMiss(): Promise<void>;
   /**
-   * Authorizes a keyed public request and sets `Vary: Origin` (before the check, so refusals carry
-   * it) and, for an origin the key allows, the CORS headers. The key comes from `X-API-Key`, or on
+   * Authorizes a keyed public request and sets `Vary` for the headers the check reads (before the
+   * check, so refusals carry it too; see varyOnAccess) and, for an origin the key allows, the CORS headers. The key comes from `X-API-Key`, or on
    * /subscribe from the `apiKey` query parameter (a browser's EventSource cannot set headers).
    */
   authorizeRequest(ctx: Context, keyFrom?: 'header' | 'query'): Promise<AccessGrant & { plan: PlanRecord }>;
@@ -82,7 +82,7 @@ export const createPublicAccess = (deps: {
     getCollection: (slug) => caches.collections.get(slug),
     confirmMiss: () => misses.confirm(),
     async authorizeRequest(ctx, keyFrom = 'header') {
-      ctx.vary('Origin');
+      varyOnAccess(ctx, keyFrom);
       const grant = await authorize({ apiKey: apiKeyOf(ctx, keyFrom), origin: ctx.headers.origin, referer: ctx.headers.referer });
       applyCorsHeaders(ctx, grant.corsOrigin);
       return grant;
@@ -97,6 +97,18 @@ export const createPublicAccess = (deps: {
     },
   };
 };
+
+/**
+ * The request headers that change a keyed answer (docs/public-api.md, "Caching and compression"):
+ * Origin and Referer (the requesting domain: CORS, 403) and the key (401, 403, 429, rate-limit
+ * headers) when it comes in X-API-Key; on /subscribe it is in the URL, which a cache keys on anyway.
+ */
+export const varyOnAccess = (ctx: Pick<Context, 'vary'>, keyFrom: 'header' | 'query'): void => {
+  ctx.vary(keyFrom === 'header' ? ACCESS_VARY_WITH_KEY : ACCESS_VARY);
+};
+
+const ACCESS_VARY = ['Origin', 'Referer'];
+const ACCESS_VARY_WITH_KEY = ['Origin', 'Referer', 'X-API-Key'];
 
 /** The key of a request: `X-API-Key`, or on /subscribe the first `apiKey` query parameter. */
 export const apiKeyOf = (ctx: Pick<Context, 'query' | 'get'>, keyFrom: 'header' | 'query'): string | undefined => {

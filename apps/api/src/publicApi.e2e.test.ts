@@ -165,7 +165,10 @@ describe('public read API over HTTP', () => {
     });
     it('sort by dataId and updatedAt', async () => {
       expect((await page('?sort=dataId&order=asc&limit=2')).data.map((i) => i.dataId)).toEqual(['no-price', 'p-01']);
-      expect((await page('?sort=updatedAt&limit=1')).total).toBeGreaterThan(0);
+      // updatedAt follows createdAt here: p-01 … p-25 in January, no-price on 1 February.
+      expect((await page('?sort=updatedAt&order=asc&limit=3')).data.map((i) => i.dataId)).toEqual(['p-01', 'p-02', 'p-03']);
+      expect((await page('?sort=updatedAt&order=desc&limit=3')).data.map((i) => i.dataId)).toEqual(['no-price', 'p-25', 'p-24']);
+      expect((await page('?sort=updatedAt&order=desc&page=9&limit=3')).data.map((i) => i.dataId)).toEqual(['p-02', 'p-01']);
     });
     it('a page past the last is 200 with empty data and the true total and totalPages', async () => {
       expect(await page('?page=99&limit=10')).toMatchObject({ data: [], page: 99, limit: 10 });
@@ -186,9 +189,9 @@ describe('public read API over HTTP', () => {
       await expectError(await bad('?order=up'), 400, 'Bad Request', 'Invalid order: must be one of asc, desc');
       await expectError(await bad('?sort=secret'), 400, 'Bad Request', 'Invalid sort: must be one of createdAt, updatedAt, dataId, price, title');
     });
-    it('404 for an unknown collection', async () => {
-      await expectError(await h.get('/public/collections/nope/data', headers()), 404, 'Not Found', 'Collection not found: nope');
-      await expectError(await h.get('/public/collections/NOT_A_SLUG/data', headers()), 404, 'Not Found', 'Collection not found: NOT_A_SLUG');
+    it('404 Data not found for an unknown collection (the specification\'s 404 text)', async () => {
+      await expectError(await h.get('/public/collections/nope/data', headers()), 404, 'Not Found', 'Data not found');
+      await expectError(await h.get('/public/collections/NOT_A_SLUG/data', headers()), 404, 'Not Found', 'Data not found');
     });
     it('ETag changes when an item on the page changes; 304 otherwise', async () => {
       const first = await h.get('/public/collections/products/data?limit=5', headers());
@@ -246,14 +249,14 @@ describe('public read API over HTTP', () => {
       });
       expect(res.status).toBe(204);
       expect(res.headers.get('access-control-allow-methods')).toBe('GET, POST');
-      expect(res.headers.get('access-control-allow-headers')).toBe('X-API-Key, Content-Type');
+      expect(res.headers.get('access-control-allow-headers')).toBe('X-API-Key, Content-Type, If-None-Match, If-Modified-Since');
       expect(res.headers.get('access-control-allow-origin')).toBe('https://example.com');
     });
     it('Access-Control-Allow-Origin only for an origin the key allows; always Vary: Origin and the exposed headers', async () => {
       const ok = await h.get('/public/data/p-01', { 'X-API-Key': live, Origin: 'https://app.example.com' });
       expect(ok.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
       expect(ok.headers.get('vary')).toMatch(/Origin/);
-      expect(ok.headers.get('access-control-expose-headers')).toBe('X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, ETag');
+      expect(ok.headers.get('access-control-expose-headers')).toBe('X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, ETag, Last-Modified');
       const refused = await h.get('/public/data/p-01', { 'X-API-Key': live, Origin: 'https://evil.com' });
       expect(refused.status).toBe(403);
       expect(refused.headers.get('access-control-allow-origin')).toBeNull();

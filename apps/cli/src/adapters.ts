@@ -1,10 +1,10 @@
 import { hostname } from 'node:os';
 import { EventStoreDBClient } from '@eventstore/db-client';
 import { createMemoryStreamSlots, createRedisRateLimiter, createRedisStreamSlots, type RateLimiter, type StreamSlots } from '@pubstream/access';
-import { createInProcessChangeStream, createKafkaChangeStream, type ChangeStream } from '@pubstream/change-stream';
+import { createInProcessChangeStream, createKafkaChangeStream, type ChangeStream, type ChangeStreamLogger } from '@pubstream/change-stream';
 import type { Config } from '@pubstream/config';
 import { createEsdbEventStore, createSqliteEventStore, openSqliteDatabase, type EventStore } from '@pubstream/event-store';
-import type { Logger } from '@pubstream/observability';
+import type { BackendErrorTally, Logger } from '@pubstream/observability';
 import { connectRedis, createGenerationalRedisStores, createMemoryStores, type RedisReadModelClient, type Stores } from '@pubstream/read-model';
 import { Kafka, logLevel } from 'kafkajs';
 
@@ -36,37 +36,60 @@ export interface OpenedStores {
  * bounds every Redis command by REDIS_COMMAND_TIMEOUT_MS, so a frozen Redis gives 503 in time
  * instead of a hang; the projector and the CLI tools wait (their writes may take long under load).
  */
-export const openStores = async (config: Config, logger: Logger, now: () => Date, options: { readonly servesRequests?: boolean } = {}): Promise<OpenedStores> => {
+export const openStores = async (
+  config: Config,
+  logger: Logger,
+  now: () => Date,
+  options: { readonly servesRequests?: boolean; readonly errors?: BackendErrorTally } = {},
+): Promise<OpenedStores> => {
   if (config.redisUrl === null) return { stores: createMemoryStores({ now }), redis: null };
-  // Errors are logged, not thrown: node-redis reconnects by itself and reads answer 503 meanwhile.
-  const redis = await connectRedis(config.redisUrl, (error) => logger.warn({ err: error }, 'redis connection error'));
+  // Errors are logged and counted, not thrown: node-redis reconnects by itself and reads answer 503 meanwhile.
+  const redis = await connectRedis(config.redisUrl, (error) => {
+    options.errors?.count('redis', 'connection');
+    logger.warn({ err: error }, 'redis connection error');
+  });
   const commandTimeoutMs = options.servesRequests ? config.redisCommandTimeoutMs : undefined;
   // The active generation behind the `ps` pointer, so `projections rebuild` can switch it live.
   return { stores: await createGenerationalRedisStores(redis, { root: 'ps', commandTimeoutMs }), redis };
 };
 
-export const openChangeStream = (config: Config, logger: Logger, clientId: string): ChangeStream => {
+export const openChangeStream = (config: Config, logger: Logger, clientId: string, errors?: BackendErrorTally): ChangeStream => {
   if (config.kafkaBrokers === null) return createInProcessChangeStream({ logger });
   // Reconnects and retries back off with jitter up to 2 s at most (docs/distributed.md), not kafkajs'
   // 30 s: a broker that returns is used again within about 2 s by producers and consumers alike.
   const retry = { initialRetryTime: 100, maxRetryTime: 2_000, retries: 8 };
   const kafka = new Kafka({ clientId, brokers: [...config.kafkaBrokers], logLevel: logLevel.NOTHING, retry });
-  return createKafkaChangeStream(kafka, { topic: config.kafkaTopic, logger });
+  return createKafkaChangeStream(kafka, { topic: config.kafkaTopic, logger: errors ? countingLogger(logger, () => errors.count('kafka', 'client')) : logger });
 };
+
+/** What the Kafka adapter logs as a warning or error is what it could not throw: each is counted. */
+const countingLogger = (logger: ChangeStreamLogger, counted: () => void): ChangeStreamLogger => ({
+  warn(details, message) {
+    counted();
+    logger.warn(details, message);
+  },
+  error(details, message) {
+    counted();
+    logger.error(details, message);
+  },
+});
 
 /**
  * Rate limits shared by every API node through Redis, on the Redis server's clock; undefined means
  * the API's in-memory default. `now` is the clock of the in-memory insurance limiter, used while
  * Redis is unreachable or frozen (one warning per outage).
  */
-export const openRateLimiter = (config: Config, redis: RedisReadModelClient | null, now: () => Date, logger: Logger): RateLimiter | undefined =>
+export const openRateLimiter = (config: Config, redis: RedisReadModelClient | null, now: () => Date, logger: Logger, errors?: BackendErrorTally): RateLimiter | undefined =>
   redis === null
     ? undefined
     : createRedisRateLimiter({
         client: redis,
         window: config.rateLimitWindow,
         now,
-        onFallback: (error) => logger.warn({ err: error }, 'rate limits: Redis failed or did not answer in time; this node limits in memory until it answers again'),
+        onFallback: (error) => {
+          errors?.count('redis', 'rate_limit_fallback');
+          logger.warn({ err: error }, 'rate limits: Redis failed or did not answer in time; this node limits in memory until it answers again');
+        },
       });
 
 /** The per-key cap on concurrent streams: shared by every API node through Redis, else this process's. */

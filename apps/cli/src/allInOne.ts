@@ -3,8 +3,8 @@ import type { AdminService } from '@pubstream/admin';
 import type { ChangeStream } from '@pubstream/change-stream';
 import { loadConfig, type Config } from '@pubstream/config';
 import type { EventStore } from '@pubstream/event-store';
-import { createLogger, createMetricsRegistry, type Logger } from '@pubstream/observability';
-import { createProjector, type Projector } from '@pubstream/projector';
+import { BackendErrorTally, createLogger, createMetricsRegistry, type Logger } from '@pubstream/observability';
+import { createProjector, registerProjectorMetrics, type Projector } from '@pubstream/projector';
 import type { ReadModel, Stores } from '@pubstream/read-model';
 import { openChangeStream, openEventStore, openRateLimiter, openStores, openStreamSlots, processIdentity } from './adapters.js';
 import { serveAdminApi } from './adminApi.js';
@@ -75,7 +75,8 @@ export const startAllInOne = async (options: AllInOneOptions = {}): Promise<AllI
   const cleanups = createCleanupStack((error) => logger.warn({ err: error }, 'error while stopping'));
 
   return startOrUndo(cleanups, async () => {
-    const core = await startCore(config, logger, now, cleanups);
+    const backendErrors = new BackendErrorTally();
+    const core = await startCore(config, logger, now, cleanups, backendErrors);
     // One registry per app: both define the http_* metrics (the API's is served on its /metrics).
     const admin = await serveAdminApi(config, {
       adminToken,
@@ -88,16 +89,20 @@ export const startAllInOne = async (options: AllInOneOptions = {}): Promise<AllI
       metrics: createMetricsRegistry({ app: 'admin' }),
     });
     cleanups.push(() => admin.server.close(drainGraceMs(config)));
+    const metrics = createMetricsRegistry({ app: 'api', collectDefaults: false });
+    // The projector runs in this process: its lag is on the API's /metrics (docs/operations.md, "Metrics").
+    registerProjectorMetrics(metrics, { eventStore: core.eventStore, checkpoints: core.stores.projections, snapshot: core.projector.snapshot, now });
     const publicApi = await createPublicApi({
       config,
       stores: core.stores,
       changeStream: core.changeStream,
       logger: logger.child({ component: 'api' }),
       now,
-      metrics: createMetricsRegistry({ app: 'api', collectDefaults: false }),
+      metrics,
+      backendErrors,
       // In front of the in-memory stores a cache only adds staleness.
       cacheTtlMs: core.redis === null ? 0 : undefined,
-      rateLimiter: openRateLimiter(config, core.redis, now, logger),
+      rateLimiter: openRateLimiter(config, core.redis, now, logger, backendErrors),
       streamSlots: openStreamSlots(core.redis),
     });
     cleanups.push(() => publicApi.close());
@@ -125,12 +130,12 @@ export const startAllInOne = async (options: AllInOneOptions = {}): Promise<AllI
 };
 
 /** The log, the stores, the change stream and the projector, caught up with the log. */
-const startCore = async (config: Config, logger: Logger, now: () => Date, cleanups: CleanupStack) => {
+const startCore = async (config: Config, logger: Logger, now: () => Date, cleanups: CleanupStack, errors: BackendErrorTally) => {
   const eventStore = openEventStore(config, now, { servesRequests: true });
   cleanups.push(() => eventStore.close());
-  const { stores, redis } = await openStores(config, logger, now, { servesRequests: true });
+  const { stores, redis } = await openStores(config, logger, now, { servesRequests: true, errors });
   cleanups.push(() => stores.close());
-  const changeStream = openChangeStream(config, logger.child({ component: 'change-stream' }), processIdentity('all-in-one'));
+  const changeStream = openChangeStream(config, logger.child({ component: 'change-stream' }), processIdentity('all-in-one'), errors);
   cleanups.push(() => changeStream.close());
   const projector = createProjector({ eventStore, stores, changeStream, logger: logger.child({ component: 'projector' }), now });
   projector.start();

@@ -6,6 +6,7 @@ import { createProgressReporter, exportEvents, rebuildReadModels, toNdjsonLine, 
 import { createMemoryStores, type RedisReadModelClient } from '@pubstream/read-model';
 import { Kafka, logLevel } from 'kafkajs';
 import { openEventStore, openStores } from './adapters.js';
+import { CliError } from './commands/cliError.js';
 import { publishEventsToKafka } from './exportToKafka.js';
 import { rebuildGeneration } from './generationRebuild.js';
 
@@ -26,7 +27,7 @@ export const runEventsExport = async (config: Config, options: EventsExportOptio
   try {
     const events = exportEvents({ eventStore, from: options.from, to: options.to, types: options.types });
     if (options.toKafka !== undefined) {
-      if (config.kafkaBrokers === null) throw new Error('--to-kafka needs KAFKA_BROKERS');
+      if (config.kafkaBrokers === null) throw new CliError('--to-kafka needs KAFKA_BROKERS (the brokers to publish to)', 2);
       const producer = new Kafka({ clientId: 'pubstream-export', brokers: [...config.kafkaBrokers], logLevel: logLevel.NOTHING }).producer({ idempotent: true, maxInFlightRequests: 1 });
       await producer.connect();
       try {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Config } from '@pubstream/config';
-import { createLogger, createMetricsRegistry, type Logger } from '@pubstream/observability';
+import { BackendErrorTally, createLogger, createMetricsRegistry, type Logger } from '@pubstream/observability';
 import { openChangeStream, openEventStore, openRateLimiter, openStores, openStreamSlots, processIdentity } from './adapters.js';
 import { serveAdminApi } from './adminApi.js';
 import { createCleanupStack, startOrUndo, type CleanupStack } from './cleanupStack.js';
@@ -23,9 +23,10 @@ const starting = (logger: Logger, build: (cleanups: CleanupStack) => Promise<str
 export const startApiProcess = (config: Config, logger: Logger = createLogger({ level: config.logLevel, name: 'pubstream-api' })) =>
   starting(logger, async (cleanups) => {
     const now = () => new Date();
-    const { stores, redis } = await openStores(config, logger, now, { servesRequests: true });
+    const backendErrors = new BackendErrorTally();
+    const { stores, redis } = await openStores(config, logger, now, { servesRequests: true, errors: backendErrors });
     cleanups.push(() => stores.close());
-    const changeStream = openChangeStream(config, logger, processIdentity('api'));
+    const changeStream = openChangeStream(config, logger, processIdentity('api'), backendErrors);
     cleanups.push(() => changeStream.close());
     const api = await createPublicApi({
       config,
@@ -34,7 +35,8 @@ export const startApiProcess = (config: Config, logger: Logger = createLogger({ 
       logger,
       now,
       metrics: createMetricsRegistry({ app: 'api' }),
-      rateLimiter: openRateLimiter(config, redis, now, logger),
+      backendErrors,
+      rateLimiter: openRateLimiter(config, redis, now, logger, backendErrors),
       streamSlots: openStreamSlots(redis),
     });
     cleanups.push(() => api.close());

@@ -5,7 +5,7 @@ import { createMemoryStreamSlots, type RateLimiter, type StreamSlots } from '@pu
 import type { ChangeStream } from '@pubstream/change-stream';
 import type { Config } from '@pubstream/config';
 import { createDrainSignal, type DrainSignal } from '@pubstream/http';
-import type { Logger } from '@pubstream/observability';
+import { registerBackendErrorMetrics, type BackendErrorTally, type Logger } from '@pubstream/observability';
 import type { Registry } from 'prom-client';
 import { drainGraceMs, edgeSettings, listen } from './httpServer.js';
 
@@ -30,6 +30,8 @@ export const createPublicApi = async (deps: {
   logger: Logger;
   now: () => Date;
   metrics?: Registry;
+  /** Errors of this process's Redis and Kafka clients, shown on `metrics` (pubstream_backend_errors_total). */
+  backendErrors?: BackendErrorTally;
   /** Caches are pointless in front of the in-memory read model: 0 disables them. */
   cacheTtlMs?: number;
   /** Shared limits (Redis) for many API nodes; the API's in-memory limiter by default. */
@@ -44,6 +46,7 @@ export const createPublicApi = async (deps: {
   const hub = createFanoutHub({ reads: deps.stores.readModel, plans: deps.stores.keys, changeStream: deps.changeStream, logger, hints, unsentBudgetBytes: config.streamBufferBudgetBytes });
   await hub.start();
   if (deps.metrics) registerFanoutHubMetrics(deps.metrics, hub);
+  if (deps.metrics && deps.backendErrors) registerBackendErrorMetrics(deps.metrics, deps.backendErrors);
   const admission = createStreamAdmission({ slots: deps.streamSlots ?? createMemoryStreamSlots(), maxStreamsPerAddress: config.maxStreamsPerAddress, logger });
   const api = await createApiApp({
     stores: deps.stores,
@@ -56,6 +59,8 @@ export const createPublicApi = async (deps: {
       rateLimitWindow: config.rateLimitWindow,
       cacheTtlMs: deps.cacheTtlMs,
       readinessTimeoutMs: config.redisCommandTimeoutMs,
+      cache: { maxAgeSeconds: config.cacheMaxAgeSeconds, staleWhileRevalidateSeconds: config.cacheStaleWhileRevalidateSeconds },
+      compressionMinBytes: config.compressionMinBytes,
     },
     drain: drainSignal,
     logger: deps.logger,

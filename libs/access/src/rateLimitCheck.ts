@@ -29,7 +29,7 @@ export const checkRateLimits = async (
     return { window, rejection: new RateLimitedError(`Rate limit exceeded. Try again in ${seconds} seconds.`, seconds) };
   }
   if (month && !month.allowed) {
-    return { window, rejection: new RateLimitedError('Rate limit exceeded. Try again later.', month.retryAfter) };
+    return { window, rejection: new RateLimitedError('Rate limit exceeded. Try again later.', month.retryAfter, 'monthly_quota') };
   }
   return { window, rejection: null };
 };

@@ -64,4 +64,9 @@ export interface Config {
   readonly maxStreamsPerKey: number | null;
   /** Unsent bytes all streams of one API node may hold together before the largest are cut. */
   readonly streamBufferBudgetBytes: number;
+  /** CACHE_MAX_AGE_SECONDS and CACHE_STALE_WHILE_REVALIDATE_SECONDS: the Cache-Control of public reads. */
+  readonly cacheMaxAgeSeconds: number;
+  readonly cacheStaleWhileRevalidateSeconds: number;
+  /** COMPRESSION_MIN_BYTES: public JSON answers at least this long are compressed. */
+  readonly compressionMinBytes: number;
 }

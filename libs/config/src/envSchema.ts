@@ -80,6 +80,13 @@ export const envSchema = z.object({
   /** An operator's cap on concurrent streams per key, below the plan's; 0 = the plan's cap. */
   MAX_STREAMS_PER_KEY: count(0),
   STREAM_BUFFER_BUDGET_MB: z.coerce.number({ error: 'must be a whole number of MiB' }).int('must be a whole number of MiB').positive('must be positive').default(64),
+  // HTTP caching and compression of public reads (docs/public-api.md, "Caching and compression").
+  /** `Cache-Control: private, max-age=N` on public reads; 0: a browser revalidates every time (ETag, 304). */
+  CACHE_MAX_AGE_SECONDS: count(0),
+  /** `stale-while-revalidate=N` beside max-age; 0 leaves it out. */
+  CACHE_STALE_WHILE_REVALIDATE_SECONDS: count(0),
+  /** JSON answers at least this long are compressed (br or gzip) when the client accepts it. */
+  COMPRESSION_MIN_BYTES: count(1_024),
 });
 
 export type Env = z.infer<typeof envSchema>;

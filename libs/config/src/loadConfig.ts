@@ -94,4 +94,7 @@ const toConfig = (values: Env, role: ProcessRole, derived: Derived): Config =>
     maxStreamsPerAddress: values.MAX_STREAMS_PER_ADDRESS,
     maxStreamsPerKey: values.MAX_STREAMS_PER_KEY === 0 ? null : values.MAX_STREAMS_PER_KEY,
     streamBufferBudgetBytes: values.STREAM_BUFFER_BUDGET_MB * 1024 * 1024,
+    cacheMaxAgeSeconds: values.CACHE_MAX_AGE_SECONDS,
+    cacheStaleWhileRevalidateSeconds: values.CACHE_STALE_WHILE_REVALIDATE_SECONDS,
+    compressionMinBytes: values.COMPRESSION_MIN_BYTES,
   });

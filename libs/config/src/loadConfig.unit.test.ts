@@ -51,6 +51,9 @@ describe('loadConfig', () => {
       maxStreamsPerAddress: 500,
       maxStreamsPerKey: null,
       streamBufferBudgetBytes: 64 * 1024 * 1024,
+      cacheMaxAgeSeconds: 0,
+      cacheStaleWhileRevalidateSeconds: 0,
+      compressionMinBytes: 1_024,
     });
   });
 
@@ -96,6 +99,9 @@ describe('loadConfig', () => {
         MAX_STREAMS_PER_ADDRESS: '20',
         MAX_STREAMS_PER_KEY: '3',
         STREAM_BUFFER_BUDGET_MB: '16',
+        CACHE_MAX_AGE_SECONDS: '5',
+        CACHE_STALE_WHILE_REVALIDATE_SECONDS: '30',
+        COMPRESSION_MIN_BYTES: '256',
       },
       'api',
       CWD,
@@ -133,6 +139,9 @@ describe('loadConfig', () => {
       maxStreamsPerAddress: 20,
       maxStreamsPerKey: 3,
       streamBufferBudgetBytes: 16 * 1024 * 1024,
+      cacheMaxAgeSeconds: 5,
+      cacheStaleWhileRevalidateSeconds: 30,
+      compressionMinBytes: 256,
     });
   });
 
@@ -169,6 +178,9 @@ describe('loadConfig', () => {
     [{ MAX_STREAMS_PER_ADDRESS: 'many' }, 'MAX_STREAMS_PER_ADDRESS'],
     [{ STREAM_BUFFER_BUDGET_MB: '0' }, 'STREAM_BUFFER_BUDGET_MB'],
     [{ REDIS_COMMAND_TIMEOUT_MS: '0' }, 'REDIS_COMMAND_TIMEOUT_MS'],
+    [{ CACHE_MAX_AGE_SECONDS: '-1' }, 'CACHE_MAX_AGE_SECONDS'],
+    [{ CACHE_STALE_WHILE_REVALIDATE_SECONDS: '1.5' }, 'CACHE_STALE_WHILE_REVALIDATE_SECONDS'],
+    [{ COMPRESSION_MIN_BYTES: 'big' }, 'COMPRESSION_MIN_BYTES'],
   ])('refuses %j with one line naming %s', (env, variable) => {
     const error = errorOf(() => loadConfig(env, 'all-in-one', CWD));
     expect(error.variable).toBe(variable);

@@ -94,11 +94,16 @@ export class UnprocessableEntityError extends PubstreamError {
     super(422, message);
   }
 }
+/** Why a request was refused with 429, as the `reason` label of the refusal metric. */
+export type RateLimitReason = 'window' | 'monthly_quota' | 'streams_per_address' | 'streams_per_key' | 'admin_auth';
+
 export class RateLimitedError extends PubstreamError {
   readonly retryAfterSeconds: number | null;
-  constructor(message: string, retryAfterSeconds: number | null) {
+  readonly reason: RateLimitReason;
+  constructor(message: string, retryAfterSeconds: number | null, reason: RateLimitReason = 'window') {
     super(429, message);
     this.retryAfterSeconds = retryAfterSeconds;
+    this.reason = reason;
   }
 }
 /** A backend (Redis, Kafka, the event store) is unreachable; callers may retry. */

@@ -1,10 +1,10 @@
 import type { Context, Middleware } from 'koa';
 
-const EXPOSED_HEADERS = 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, ETag';
+const EXPOSED_HEADERS = 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, ETag, Last-Modified';
 
 /**
  * CORS (docs/public-api.md, "CORS"; docs/decisions.md, "Public interface"). Preflights carry no key, so OPTIONS on a public path answers 204 allowing
- * GET and POST with the headers X-API-Key and Content-Type; whether the origin may actually read
+ * GET and POST with the headers X-API-Key, Content-Type and the conditional ones; whether the origin may actually read
  * a response is decided per request, once the key is known (see `allowOrigin`).
  */
 export const corsPreflight = (): Middleware =>
@@ -15,7 +15,9 @@ export const corsPreflight = (): Middleware =>
     const origin = ctx.get('Origin');
     if (origin) ctx.set('Access-Control-Allow-Origin', origin);
     ctx.set('Access-Control-Allow-Methods', 'GET, POST');
-    ctx.set('Access-Control-Allow-Headers', 'X-API-Key, Content-Type');
+    // The conditional headers too, so page code can revalidate itself (a browser's cache adds its own
+    // without asking).
+    ctx.set('Access-Control-Allow-Headers', 'X-API-Key, Content-Type, If-None-Match, If-Modified-Since');
     ctx.set('Access-Control-Max-Age', '600');
     ctx.set('Allow', 'GET, POST, OPTIONS');
   };

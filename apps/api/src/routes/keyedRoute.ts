@@ -1,20 +1,16 @@
 import type { Context, Middleware } from 'koa';
 import type { AccessGrant } from '@pubstream/access';
-import { matchesIfNoneMatch } from '../http/etag.js';
+import type { Reply, ReplyEdge } from '../http/replyEdge.js';
 import type { PublicAccess } from '../publicAccess.js';
 
-export interface Reply {
-  /** The JSON body, serialized once. */
-  readonly body: string;
-  /** Weak ETag for conditional GETs; null when the reply has none. */
-  readonly etag: string | null;
-}
+export type { Reply } from '../http/replyEdge.js';
 
 /**
  * Wraps a public read: key and domain check first (401/403), then the rate limit and the data
- * read run concurrently (with Redis, one pipelined round trip), then the reply or 304.
+ * read run concurrently (with Redis, one pipelined round trip), then the answer through the
+ * reply edge (caching headers, 304, compression).
  */
-export const keyedRoute = (access: PublicAccess, load: (ctx: Context, grant: AccessGrant) => Promise<Reply>): Middleware =>
+export const keyedRoute = (access: PublicAccess, edge: ReplyEdge, load: (ctx: Context, grant: AccessGrant) => Promise<Reply>): Middleware =>
   async function keyed(ctx) {
     const grant = await access.authorizeRequest(ctx);
     const reply = load(ctx, grant);
@@ -22,17 +18,5 @@ export const keyedRoute = (access: PublicAccess, load: (ctx: Context, grant: Acc
     reply.catch(() => undefined);
     await access.consumeRate(ctx, grant.key, grant.plan);
     access.recordUsage(grant.key.keyId);
-    const { body, etag } = await reply;
-    if (etag !== null) {
-      ctx.set('ETag', etag);
-      const ifNoneMatch = ctx.get('If-None-Match');
-      if (ifNoneMatch && matchesIfNoneMatch(ifNoneMatch, etag)) {
-        ctx.status = 304;
-        return;
-      }
-    }
-    ctx.status = 200;
-    // The full header value, not ctx.type: skips Koa's per-request MIME lookup.
-    ctx.set('Content-Type', 'application/json; charset=utf-8');
-    ctx.body = body;
+    await edge.send(ctx, await reply);
   };

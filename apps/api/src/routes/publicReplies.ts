@@ -1,20 +1,32 @@
 import type { ItemRecord, PageResult } from '@pubstream/read-model';
+import { httpDate } from '../http/conditionalRequest.js';
 import { weakEtag } from '../http/etag.js';
 import type { BatchRequest } from './batchRequest.js';
 import { pickFields } from './batchRequest.js';
 import type { CollectionQuery } from './collectionQuery.js';
 import type { Reply } from './keyedRoute.js';
 
-/** GET /public/data/:dataId: the item without its version, tagged by it. */
+/**
+ * GET /public/data/:dataId: the item without its version, tagged by it; last modified at its
+ * `updatedAt` (the time of the event that last changed it, the same on every node).
+ */
 export const itemReply = (item: ItemRecord): Reply => {
   const { id, dataId, collectionId, data, createdAt, updatedAt } = item;
-  return { body: JSON.stringify({ id, dataId, collectionId, data, createdAt, updatedAt }), etag: weakEtag(['item', dataId, item.version]) };
+  return {
+    body: JSON.stringify({ id, dataId, collectionId, data, createdAt, updatedAt }),
+    etag: weakEtag(['item', dataId, item.version]),
+    lastModified: httpDate(updatedAt),
+  };
 };
 
 /** The item replies cache key: the internal id changes when a deleted dataId is created again, whose version may repeat. */
 export const itemStamp = (item: ItemRecord): string => `${item.id}@${item.version}`;
 
-/** POST /public/batch: the items found in request order (with only the asked fields), and the ids not found. */
+/**
+ * POST /public/batch: the items found in request order (with only the asked fields), and the ids
+ * not found; tagged by the request (ids in order, fields) and each found item's id and version.
+ * No Last-Modified: an item leaving the answer (deleted) leaves no time behind to compare with.
+ */
 export const batchReply = (request: BatchRequest, items: readonly (ItemRecord | null | undefined)[]): Reply => {
   const data: { dataId: string; data: Readonly<Record<string, unknown>> }[] = [];
   const notFound: string[] = [];
@@ -23,8 +35,12 @@ export const batchReply = (request: BatchRequest, items: readonly (ItemRecord | 
     if (item) data.push({ dataId, data: pickFields(item.data, request.fields) });
     else notFound.push(dataId);
   });
-  return { body: JSON.stringify({ data, found: data.length, notFound }), etag: null };
+  const tag = ['batch', request.fields === null ? '*' : request.fields.join('\u0001'), ...request.dataIds.map((dataId, index) => batchStamp(dataId, items[index]))];
+  return { body: JSON.stringify({ data, found: data.length, notFound }), etag: weakEtag(tag), lastModified: null };
 };
+
+/** One id of a batch in its ETag: found (internal id and version: a re-created item may repeat a version) or not. */
+const batchStamp = (dataId: string, item: ItemRecord | null | undefined): string => (item ? `${dataId}@${itemStamp(item)}` : `${dataId}!`);
 
 /** The page replies cache: one entry per page asked for, valid while its items' versions and the total are unchanged. */
 export const pageCacheEntry = (slug: string, query: CollectionQuery, result: PageResult): { name: string; stamp: string } => ({
@@ -42,5 +58,7 @@ export const pageReply = (slug: string, query: CollectionQuery, result: PageResu
     totalPages: Math.ceil(result.total / query.limit),
   };
   const tagged = result.items.map((item) => `${item.dataId}@${item.version}`);
-  return { body: JSON.stringify(body), etag: weakEtag(['page', slug, query.sort, query.order, query.page, query.limit, result.total, ...tagged]) };
+  // No Last-Modified: an item that leaves the page (deleted, or sorted onto another page) changes it
+  // without leaving a time that a date comparison could see; the ETag covers it.
+  return { body: JSON.stringify(body), etag: weakEtag(['page', slug, query.sort, query.order, query.page, query.limit, result.total, ...tagged]), lastModified: null };
 };

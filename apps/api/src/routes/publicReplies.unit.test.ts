@@ -20,12 +20,29 @@ describe('public replies', () => {
     expect(reply.etag).toBe(itemReply(item('a', 3, { other: true })).etag);
     expect(reply.etag).not.toBe(itemReply(item('a', 4)).etag);
     expect(itemStamp(item('a', 3))).toBe('id-a@3');
+    expect(reply.lastModified).toBe('Fri, 02 Jan 2026 00:00:00 GMT');
   });
 
-  it('a batch: found items in request order with only the asked fields, the rest not found, no ETag', () => {
+  it('a batch: found items in request order with only the asked fields, the rest not found', () => {
     const reply = batchReply({ dataIds: ['b', 'x', 'a'], fields: ['title'] }, [item('b', 1, { title: 'B', body: '…' }), null, item('a', 1, { title: 'A' })]);
     expect(JSON.parse(reply.body)).toEqual({ data: [{ dataId: 'b', data: { title: 'B' } }, { dataId: 'a', data: { title: 'A' } }], found: 2, notFound: ['x'] });
-    expect(reply.etag).toBeNull();
+    expect(reply.lastModified).toBeNull();
+  });
+
+  it('a batch ETag changes with a version, an item appearing or going, the order and the fields', () => {
+    const request = { dataIds: ['b', 'x'], fields: ['title'] };
+    const items = [item('b', 1), null];
+    const etag = batchReply(request, items).etag;
+    expect(etag).toMatch(/^W\/"[\w-]+"$/);
+    expect(batchReply(request, [item('b', 1, { title: 'same version, same tag' }), null]).etag).toBe(etag);
+    expect(batchReply(request, [item('b', 2), null]).etag).not.toBe(etag);
+    expect(batchReply(request, [item('b', 1), item('x', 0)]).etag).not.toBe(etag);
+    expect(batchReply(request, [null, null]).etag).not.toBe(etag);
+    expect(batchReply({ ...request, dataIds: ['x', 'b'] }, [null, item('b', 1)]).etag).not.toBe(etag);
+    expect(batchReply({ ...request, fields: null }, items).etag).not.toBe(etag);
+    expect(batchReply({ ...request, fields: ['title', 'body'] }, items).etag).not.toBe(etag);
+    // A deleted and re-created item may repeat its version: the internal id tells them apart.
+    expect(batchReply(request, [{ ...item('b', 1), id: 'id-b-again' }, null]).etag).not.toBe(etag);
   });
 
   it('a page: its items, the true total and page count, tagged by query, total and versions', () => {

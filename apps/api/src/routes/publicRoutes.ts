@@ -1,8 +1,9 @@
 import type Router from '@koa/router';
 import { isValidDataId, isValidSlug, NotFoundError, ValidationError } from '@pubstream/domain';
-import { echoInput, readJsonBody } from '@pubstream/http';
+import { readJsonBody } from '@pubstream/http';
 import type { ReadModel } from '@pubstream/read-model';
 import { backendCall } from '../http/backendCall.js';
+import type { ReplyEdge } from '../http/replyEdge.js';
 import type { PublicAccess } from '../publicAccess.js';
 import { parseBatchRequest } from './batchRequest.js';
 import { BUILT_IN_SORT_FIELDS, parseCollectionQuery } from './collectionQuery.js';
@@ -11,15 +12,15 @@ import { batchReply, itemReply, itemStamp, pageCacheEntry, pageReply } from './p
 import { createReplyCache } from './replyCache.js';
 
 /** The three read routes of the specification (Endpoints 1-3). */
-export const publicRoutes = (router: Router, deps: { readModel: ReadModel; access: PublicAccess }): void => {
-  const { readModel, access } = deps;
+export const publicRoutes = (router: Router, deps: { readModel: ReadModel; access: PublicAccess; edge: ReplyEdge }): void => {
+  const { readModel, access, edge } = deps;
   // Hot items and pages are read far more often than they change: serialize and hash once per version.
   const itemReplies = createReplyCache({ maxChars: 32 * 2 ** 20 });
   const pageReplies = createReplyCache({ maxChars: 32 * 2 ** 20 });
 
   router.get(
     '/public/data/:dataId',
-    keyedRoute(access, async (ctx) => {
+    keyedRoute(access, edge, async (ctx) => {
       const dataId = ctx.params.dataId ?? '';
       if (!isValidDataId(dataId)) throw new ValidationError('Invalid dataId format');
       const item = await backendCall(readModel.getItem(dataId));
@@ -33,7 +34,7 @@ export const publicRoutes = (router: Router, deps: { readModel: ReadModel; acces
 
   router.post(
     '/public/batch',
-    keyedRoute(access, async (ctx) => {
+    keyedRoute(access, edge, async (ctx) => {
       const request = parseBatchRequest(await readJsonBody(ctx));
       const items = await backendCall(readModel.getItems(request.dataIds));
       // `notFound` says "does not exist": only a caught-up read model may say it.
@@ -44,9 +45,11 @@ export const publicRoutes = (router: Router, deps: { readModel: ReadModel; acces
 
   router.get(
     '/public/collections/:slug/data',
-    keyedRoute(access, async (ctx) => {
+    keyedRoute(access, edge, async (ctx) => {
       const slug = ctx.params.slug ?? '';
-      const notFound = () => new NotFoundError(`Collection not found: ${echoInput(slug)}`);
+      // The specification's 404 text (its Errors table: `Data not found`), as for an item: a client
+      // written against it matches one message; the slug is in the URL it asked for.
+      const notFound = () => new NotFoundError('Data not found');
       // Checked before the collection is known, so a bad page is 400 even for an unknown slug.
       parseCollectionQuery({ ...ctx.query, sort: undefined }, BUILT_IN_SORT_FIELDS);
       if (!isValidSlug(slug)) throw notFound();

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { createReplyCache } from './replyCache.js';
 
-const reply = (body: string) => () => ({ body, etag: null });
+const reply = (body: string) => () => ({ body, etag: null, lastModified: null });
 
 describe('createReplyCache', () => {
   it('serves the remembered reply while the stamp holds and rebuilds when it changes', () => {
     const cache = createReplyCache({ maxChars: 1_000 });
     let builds = 0;
-    const build = (body: string) => () => ({ body: `${body}#${++builds}`, etag: null });
+    const build = (body: string) => () => ({ body: `${body}#${++builds}`, etag: null, lastModified: null });
     expect(cache.get('item-1', 'a@1', build('one')).body).toBe('one#1');
     expect(cache.get('item-1', 'a@1', build('ignored')).body).toBe('one#1');
     expect(cache.get('item-1', 'a@2', build('two')).body).toBe('two#2');

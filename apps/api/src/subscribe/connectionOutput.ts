@@ -9,6 +9,13 @@ import { FrameBytes } from './frameBytes.js';
 export interface ConnectionOutput {
   readonly flusher: FrameFlusher;
   readonly bytes: FrameBytes;
+  /** Frames the hub's connections accepted (one per frame per stream), for /metrics. */
+  readonly sent: FrameCount;
 }
 
-export const createConnectionOutput = (): ConnectionOutput => ({ flusher: createFrameFlusher(), bytes: new FrameBytes() });
+/** A tally the connections of one hub share: a plain field, one increment per frame. */
+export interface FrameCount {
+  frames: number;
+}
+
+export const createConnectionOutput = (): ConnectionOutput => ({ flusher: createFrameFlusher(), bytes: new FrameBytes(), sent: { frames: 0 } });

@@ -76,6 +76,12 @@ export interface FanoutHub {
   /** Streams currently open with this key. */
   streamsForKey(keyId: string): number;
   stats(): HubStats;
+  /**
+   * Calls `listener` with the seconds from a batch of change messages reaching the hub to the end
+   * of the socket-write pass that sent its item deltas (batches that reached no stream are not
+   * measured), for the fanout latency histogram (hubMetrics.ts).
+   */
+  observeFanout(listener: (seconds: number) => void): void;
   /** What the connections of this hub's streams share to write their sockets (see createSseConnection). */
   readonly output: ConnectionOutput;
 }
@@ -104,6 +110,9 @@ class LocalFanoutHub implements FanoutHub {
   private started: Promise<void> | null = null;
   private subscription: ChangeSubscription | null = null;
   private readonly stops: (() => void)[] = [];
+  private readonly fanoutListeners: ((seconds: number) => void)[] = [];
+  /** Item deltas handed to at least one stream: tells whether a batch of messages reached any. */
+  private deltasFannedOut = 0;
 
   constructor(private readonly options: FanoutHubOptions) {
     this.output = options.output ?? createConnectionOutput();
@@ -175,12 +184,28 @@ class LocalFanoutHub implements FanoutHub {
 
   stats(): HubStats {
     const connections = Array.from(this.index.all(), (entry) => entry.connection);
-    return this.tally.stats(connections, { pageReads: this.pages.reads, changeMessages: this.changes.received });
+    return this.tally.stats(connections, { pageReads: this.pages.reads, changeMessages: this.changes.received, framesSent: this.output.sent.frames });
+  }
+
+  observeFanout(listener: (seconds: number) => void): void {
+    this.fanoutListeners.push(listener);
+  }
+
+  /** Dispatches a batch of messages and, when it reached a stream, times it to the end of the write pass. */
+  private receive(messages: readonly ChangeMessage[]): void {
+    const startedAt = performance.now();
+    const before = this.deltasFannedOut;
+    this.changes.onMessages(messages);
+    if (this.deltasFannedOut === before || this.fanoutListeners.length === 0) return;
+    this.output.flusher.afterNextPass(() => {
+      const seconds = (performance.now() - startedAt) / 1000;
+      for (const listener of this.fanoutListeners) listener(seconds);
+    });
   }
 
   private async subscribe(): Promise<void> {
     this.subscription = await this.options.changeStream.subscribe({
-      onMessages: (messages: readonly ChangeMessage[]) => this.changes.onMessages(messages),
+      onMessages: (messages: readonly ChangeMessage[]) => this.receive(messages),
       onGap: (reason) => this.resyncAll(reason),
     });
     this.stops.push(
@@ -231,6 +256,7 @@ class LocalFanoutHub implements FanoutHub {
     if (subscribers) {
       const delta = this.items.delta(message);
       if (delta === null) return;
+      this.deltasFannedOut++;
       for (const entry of subscribers) {
         entry.sub.onItem(delta);
         if (entry.sub.bufferedBytes > this.maxBufferedBytes) this.end(entry, 'slow_consumer');

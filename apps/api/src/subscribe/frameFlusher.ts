@@ -14,17 +14,25 @@
 export interface FrameFlusher {
   /** Runs `flush` in the next pass (call it once per connection until it has run). */
   schedule(flush: () => void): void;
+  /**
+   * Calls `listener` once the next pass has handed its writes to the sockets (for the fanout
+   * latency metric). Only a pass that is scheduled or comes later does: call it after `schedule`.
+   */
+  afterNextPass(listener: () => void): void;
 }
 
 /** A flusher with its own pacing; `now` in milliseconds (performance.now by default). */
 export const createFrameFlusher = (now: () => number = () => performance.now()): FrameFlusher => {
   let waiting: (() => void)[] = [];
+  let listeners: (() => void)[] = [];
   let lastCostMs = 0;
   let lastEndedAt = Number.NEGATIVE_INFINITY;
 
   const pass = (): void => {
     const flushes = waiting;
+    const passed = listeners;
     waiting = [];
+    listeners = [];
     const startedAt = now();
     for (const flush of flushes) flush();
     // The writes themselves happen when Node uncorks the responses on the next tick: measure the
@@ -32,6 +40,7 @@ export const createFrameFlusher = (now: () => number = () => performance.now()):
     process.nextTick(() => {
       lastEndedAt = now();
       lastCostMs = lastEndedAt - startedAt;
+      for (const listener of passed) listener();
     });
   };
 
@@ -41,6 +50,9 @@ export const createFrameFlusher = (now: () => number = () => performance.now()):
       const waitMs = lastEndedAt + lastCostMs - now();
       if (waitMs >= 1) setTimeout(pass, waitMs);
       else setImmediate(pass);
+    },
+    afterNextPass(listener) {
+      listeners.push(listener);
     },
   };
 };

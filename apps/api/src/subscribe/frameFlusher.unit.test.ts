@@ -29,4 +29,17 @@ describe('frame flusher', () => {
     await new Promise((resolve) => setTimeout(resolve, 60));
     expect(ran).toEqual(['first', 'second']);
   });
+
+  it('given a listener for the next pass, then it runs after that pass wrote, once', async () => {
+    const flusher = createFrameFlusher();
+    const ran: string[] = [];
+    flusher.schedule(() => ran.push('flush'));
+    flusher.afterNextPass(() => ran.push('after'));
+    expect(ran).toEqual([]);
+    await nextTurn();
+    expect(ran).toEqual(['flush', 'after']);
+    flusher.schedule(() => ran.push('flush 2'));
+    await nextTurn();
+    expect(ran).toEqual(['flush', 'after', 'flush 2']);
+  });
 });

@@ -1,11 +1,34 @@
-import { Gauge, type Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { FanoutHub } from './fanoutHub.js';
 
+/** A counter whose value is read at scrape time (a total the hub keeps anyway). */
+const scrapedTotal = (registry: Registry, name: string, help: string, read: () => number): void => {
+  new Counter({
+    name,
+    help,
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(read());
+    },
+  });
+};
+
 /**
- * Exposes the hub's state on a Prometheus registry, read at scrape time from `hub.stats()` (no
- * work on the delivery path).
+ * Exposes the hub's state on a Prometheus registry (docs/operations.md, "Metrics"), read at scrape
+ * time from `hub.stats()` (no work on the delivery path), and the fanout latency histogram, one
+ * observation per batch of change messages that reached a stream.
  */
 export const registerFanoutHubMetrics = (registry: Registry, hub: FanoutHub): void => {
+  const latency = new Histogram({
+    name: 'pubstream_sse_fanout_latency_seconds',
+    help: 'From a batch of change messages reaching this node to the end of the socket writes that sent its deltas',
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [registry],
+  });
+  hub.observeFanout((seconds) => latency.observe(seconds));
+  scrapedTotal(registry, 'pubstream_sse_frames_sent_total', 'SSE frames handed to /subscribe streams since start (a frame sent to N streams counts N)', () => hub.stats().framesSent);
+  scrapedTotal(registry, 'pubstream_sse_slow_consumer_cuts_total', 'Streams cut since start because their client did not read fast enough (reconnect reason slow_consumer)', () => hub.stats().ended.slow_consumer ?? 0);
   new Gauge({
     name: 'pubstream_sse_streams',
     help: 'Open /subscribe streams on this node, by state',

@@ -13,6 +13,8 @@ export interface HubStats {
   /** Collection page reads done (snapshots and recomputes; shared reads counted once). */
   readonly pageReads: number;
   readonly changeMessages: number;
+  /** Frames the streams accepted since start (one per frame per stream). */
+  readonly framesSent: number;
 }
 
 /** What stats need of a stream's connection. */
@@ -39,7 +41,7 @@ export class HubTally {
   }
 
   /** The stats, over the open streams' connections (null while a stream is connecting). */
-  stats(connections: Iterable<ConnectionBytes | null>, counts: { pageReads: number; changeMessages: number }): HubStats {
+  stats(connections: Iterable<ConnectionBytes | null>, counts: { pageReads: number; changeMessages: number; framesSent: number }): HubStats {
     let bufferedBytes = 0;
     let streams = 0;
     let connecting = 0;

@@ -11,7 +11,7 @@ describe('HubTally', () => {
     tally.keepPeak(null);
     const stats = tally.stats(
       [{ bufferedBytes: 100, peakBufferedBytes: 300 }, null, { bufferedBytes: 20, peakBufferedBytes: 50 }],
-      { pageReads: 4, changeMessages: 9 },
+      { pageReads: 4, changeMessages: 9, framesSent: 12 },
     );
     expect(stats).toEqual({
       streams: 2,
@@ -21,7 +21,8 @@ describe('HubTally', () => {
       ended: { cycle: 2, slow_consumer: 1 },
       pageReads: 4,
       changeMessages: 9,
+      framesSent: 12,
     });
-    expect(tally.stats([{ bufferedBytes: 0, peakBufferedBytes: 1_000 }], { pageReads: 0, changeMessages: 0 }).peakBufferedBytesPerStream).toBe(1_000);
+    expect(tally.stats([{ bufferedBytes: 0, peakBufferedBytes: 1_000 }], { pageReads: 0, changeMessages: 0, framesSent: 0 }).peakBufferedBytesPerStream).toBe(1_000);
   });
 });

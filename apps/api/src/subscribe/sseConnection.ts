@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import { closeAfterResponse, queueClosingFrames } from './closingSequence.js';
 import { DeltaBound } from './deltaBound.js';
 import { FrameBytes } from './frameBytes.js';
+import type { FrameCount } from './connectionOutput.js';
 import type { FrameFlusher } from './frameFlusher.js';
 import { FrameQueue } from './frameQueue.js';
 import { SocketWriter } from './socketWriter.js';
@@ -24,6 +25,8 @@ export interface SseConnectionOptions {
   readonly flusher: FrameFlusher;
   /** The frame bytes shared with the other connections of the hub (`hub.output`); else its own. */
   readonly bytes?: FrameBytes;
+  /** Counts the frames this connection accepts (the hub's `output.sent`). */
+  readonly sent?: FrameCount;
   /** The `retryAfterMs` of a stream this connection cuts itself (slow_consumer). */
   readonly retryAfterMs?: (reason: ReconnectReason) => number | undefined;
 }
@@ -101,6 +104,7 @@ class BoundedSseConnection implements SseConnection {
     const kind = this.inSnapshot ? 'snapshot' : this.bound.judge(size, this.queue, this.writer);
     if (kind === 'cut') return this.end('slow_consumer', this.options.retryAfterMs?.('slow_consumer'));
     this.queue.push(frame, size, kind);
+    if (this.options.sent) this.options.sent.frames++;
     this.notePeak();
     if (!this.writer.waitingForDrain && !this.flushScheduled) {
       this.flushScheduled = true;

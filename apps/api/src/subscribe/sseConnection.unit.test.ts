@@ -35,7 +35,7 @@ const fakeResponse = () => {
 /** A flusher whose passes the test runs by hand. */
 const manualFlusher = () => {
   let waiting: (() => void)[] = [];
-  const flusher: FrameFlusher = { schedule: (flush) => void waiting.push(flush) };
+  const flusher: FrameFlusher = { schedule: (flush) => void waiting.push(flush), afterNextPass: () => undefined };
   const pass = () => {
     const flushes = waiting;
     waiting = [];

@@ -53,7 +53,7 @@ export const createStreamAdmission = (options: StreamAdmissionOptions): StreamAd
       const bucket = addressBucket(request.address);
       const open = perAddress.get(bucket) ?? 0;
       if (maxStreamsPerAddress > 0 && open >= maxStreamsPerAddress) {
-        throw new RateLimitedError(`Too many concurrent streams from this address: at most ${maxStreamsPerAddress} per server. Close a stream before opening another.`, 5);
+        throw new RateLimitedError(`Too many concurrent streams from this address: at most ${maxStreamsPerAddress} per server. Close a stream before opening another.`, 5, 'streams_per_address');
       }
       // Counted before the await, so that concurrent requests from one address cannot all pass.
       perAddress.set(bucket, open + 1);
@@ -66,7 +66,7 @@ export const createStreamAdmission = (options: StreamAdmissionOptions): StreamAd
       }
       if (!taken) {
         leave(bucket);
-        throw new RateLimitedError(tooManyStreamsMessage(request.planName, request.limit), null);
+        throw new RateLimitedError(tooManyStreamsMessage(request.planName, request.limit), null, 'streams_per_key');
       }
       let released = false;
       return () => {

@@ -3,11 +3,13 @@ import { createLogger } from '@pubstream/observability';
 import { projectionStatus } from '@pubstream/projector';
 import { openEventStore, openStores } from '../adapters.js';
 import { runEventsExport, runProjectionsRebuild } from '../dataTools.js';
+import { runEventsImport } from '../eventsImport.js';
+import { ImportLineError } from '../importLines.js';
 import { CliError } from './cliError.js';
 import { configFor, printJson } from './commandConfig.js';
 import { positionArgument } from './positionArgument.js';
 
-/** `pubstream projections status|rebuild` and `pubstream events export`: tools on the log and the read models. */
+/** `pubstream projections status|rebuild` and `pubstream events export|import`: tools on the log and the read models. */
 export const registerDataToolCommands = (program: Command): void => {
   const projections = program.command('projections').description('projection status and rebuilds');
   projections
@@ -20,9 +22,13 @@ export const registerDataToolCommands = (program: Command): void => {
     .argument('[names...]', 'only these projections')
     .option('--dry-run', 'rebuild beside the live generation and report differences, without switching', false)
     .action(rebuildProjections);
-  program
-    .command('events')
-    .description('the event log')
+  const events = program.command('events').description('the event log');
+  events
+    .command('import')
+    .description('append the events of an export (NDJSON, from a file or stdin) to the log; events it already holds are skipped')
+    .argument('[file]', 'NDJSON file of `pubstream events export` (stdin when absent or -)')
+    .action(importEventsCommand);
+  events
     .command('export')
     .description('stream the log (with positions) as NDJSON to stdout or a file, or into a Kafka topic')
     .option('--from <position>', 'events after this position', positionArgument('--from'))
@@ -73,4 +79,15 @@ const exportEvents = async (options: { from?: number; to?: number; types?: strin
     toKafka: options.toKafka,
   });
   process.stderr.write(`exported ${count} events\n`);
+};
+
+const importEventsCommand = async (file: string | undefined): Promise<void> => {
+  const config = configFor('tool');
+  try {
+    const result = await runEventsImport(config, { input: file });
+    process.stderr.write(`imported ${result.read} events (log head ${result.headBefore} -> ${result.headAfter}; events already in the log were skipped)\n`);
+  } catch (error) {
+    if (error instanceof ImportLineError) throw new CliError(`events import: ${error.message}; ${file === undefined || file === '-' ? 'the events before it were appended (run the fixed input again: events already in the log are skipped)' : 'nothing was appended'}`);
+    throw error;
+  }
 };

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Config } from '@pubstream/config';
-import { createLogger, createMetricsRegistry, type Logger } from '@pubstream/observability';
+import { BackendErrorTally, createLogger, createMetricsRegistry, registerBackendErrorMetrics, type Logger } from '@pubstream/observability';
 import { createProjector, createProjectorHttpHandler, registerProjectorMetrics, type Projector } from '@pubstream/projector';
 import { openChangeStream, openEventStore, openStores, processIdentity } from '../adapters.js';
 import { watchCaughtUp } from '../caughtUpWatch.js';
@@ -9,6 +9,7 @@ import type { RunningProcess } from '../distributedProcesses.js';
 import { edgeSettings, listen } from '../httpServer.js';
 import { DEFAULT_LEASE_TTL_MS, type ProjectorNodeOptions } from './config.js';
 import { crashBeforePublish } from './crashBeforePublish.js';
+import { registerRebuildMetrics, sampleRebuild } from './rebuildMetrics.js';
 
 const ROLE_POLL_MS = 100;
 
@@ -46,9 +47,10 @@ export const runProjectorNode = async (
   return startOrUndo(cleanups, async () => {
     const eventStore = openEventStore(config, now);
     cleanups.push(() => eventStore.close());
-    const { stores } = await openStores(config, logger, now);
+    const backendErrors = new BackendErrorTally();
+    const { stores, redis } = await openStores(config, logger, now, { errors: backendErrors });
     cleanups.push(() => stores.close());
-    const kafka = openChangeStream(config, logger, holder);
+    const kafka = openChangeStream(config, logger, holder, backendErrors);
     cleanups.push(() => kafka.close());
     const changeStream = crashBeforePublish(kafka, options.exitBeforePublishProbability, () =>
       logger.warn({}, 'fault injection: exiting between a read-model write and its publish'),
@@ -56,6 +58,8 @@ export const runProjectorNode = async (
     const projector = createProjector({ eventStore, stores, changeStream, logger: logger.child({ component: 'projector' }), now, lease: { holder, ttlMs: options.leaseTtlMs } });
     const metrics = createMetricsRegistry({ app: 'projector' });
     registerProjectorMetrics(metrics, { eventStore, checkpoints: stores.projections, snapshot: projector.snapshot, now });
+    registerBackendErrorMetrics(metrics, backendErrors);
+    if (redis) registerRebuildMetrics(metrics, () => sampleRebuild(redis, 'ps', () => eventStore.headPosition()));
     const server = await listen(createProjectorHttpHandler({ snapshot: projector.snapshot, metrics, draining: () => draining }), config.adminHost, config.projectorPort, edgeSettings(config, 'public'));
     cleanups.push(() => server.close(config.shutdownTimeoutMs));
     projector.start();

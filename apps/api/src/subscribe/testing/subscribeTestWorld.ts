@@ -70,7 +70,7 @@ export interface SubscribeTestWorld {
   /** Tells the hub that change messages may have been lost. */
   triggerGap(reason: string): void;
   deleteItem(slug: string, dataId: string): Promise<number>;
-  createKey(options?: { type?: KeyType; allowedDomains?: string[] }): Promise<{ apiKey: string; keyId: string }>;
+  createKey(options?: { type?: KeyType; allowedDomains?: string[]; rateLimit?: number }): Promise<{ apiKey: string; keyId: string }>;
   deleteKey(keyId: string): Promise<void>;
   setPlan(plan: PlanName): Promise<void>;
   /** TCP connections the server holds open. */

@@ -56,14 +56,14 @@ export class WorldWrites {
     return version;
   };
 
-  readonly createKey = async (options: { type?: KeyType; allowedDomains?: string[] } = {}): Promise<{ apiKey: string; keyId: string }> => {
+  readonly createKey = async (options: { type?: KeyType; allowedDomains?: string[]; rateLimit?: number } = {}): Promise<{ apiKey: string; keyId: string }> => {
     const type = options.type ?? 'live';
     const apiKey = generateApiKey(type);
     const keyId = randomUUID();
     const keyHash = hashApiKey(apiKey);
     const version = this.nextVersion(`apikey-${keyId}`);
     this.keys.set(keyId, { keyHash });
-    const key = { keyId, keyHash, name: 'test', type, last4: apiKey.slice(-4), allowedDomains: options.allowedDomains ?? ['app.example.com'], rateLimit: 1000, createdAt: stamp(), version };
+    const key = { keyId, keyHash, name: 'test', type, last4: apiKey.slice(-4), allowedDomains: options.allowedDomains ?? ['app.example.com'], rateLimit: options.rateLimit ?? 1000, createdAt: stamp(), version };
     await this.write([{ kind: 'key.put', key }], (pos) => [{ kind: 'key', action: 'update', keyId, keyHash, version, position: pos }]);
     return { apiKey, keyId };
   };
