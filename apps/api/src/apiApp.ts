@@ -4,12 +4,13 @@ import type { Registry } from 'prom-client';
 import { createMemoryRateLimiter, type RateLimiter, type RateLimitWindow } from '@pubstream/access';
 import type { ChangeStream } from '@pubstream/change-stream';
 import { createMetricsRegistry, type Logger } from '@pubstream/observability';
-import { errorMiddleware, requestContext, requestMetrics } from '@pubstream/http';
+import { errorMiddleware, mountRoute, requestContext, requestMetrics } from '@pubstream/http';
 import { createApiReadiness } from './apiReadiness.js';
 import type { ApiStores } from './apiStores.js';
 import { corsPreflight } from './http/cors.js';
 import { createPublicAccess, type PublicAccess } from './publicAccess.js';
-import { operationsRoutes } from './routes/operationsRoutes.js';
+import { operationsRoutes, publicApiReference } from './routes/operationsRoutes.js';
+import { publicContracts } from './routes/publicContract.js';
 import { publicRoutes } from './routes/publicRoutes.js';
 import { createSubscribeRoute, type SubscribeRouteDeps } from './subscribe/subscribeRoute.js';
 import { createUsageRecorder, type UsageRecorder } from './usageRecorder.js';
@@ -64,7 +65,7 @@ export interface ApiApp {
 /**
  * The public read API (docs/public-api.md; decisions in docs/decisions.md, "Public interface"): /public/data/:dataId, /public/batch,
  * /public/collections/:slug/data, /subscribe when given, and /healthz, /readyz, /metrics,
- * /openapi.json. Resolves once it listens to the change stream.
+ * /openapi.json and /docs (generated from the route table, routes/publicContract.ts). Resolves once it listens to the change stream.
  */
 export const createApiApp = async (deps: ApiAppDeps): Promise<ApiApp> => {
   const now = deps.now ?? (() => new Date());
@@ -76,7 +77,7 @@ export const createApiApp = async (deps: ApiAppDeps): Promise<ApiApp> => {
 
   const router = new Router();
   publicRoutes(router, { readModel: deps.stores.readModel, access });
-  if (deps.streams) router.get('/subscribe', createSubscribeRoute({ ...deps.streams, access }));
+  if (deps.streams) mountRoute(router, publicContracts.subscribe, createSubscribeRoute({ ...deps.streams, access }));
   const readiness = createApiReadiness({
     ping: () => deps.stores.ping(),
     readModel: deps.stores.readModel,
@@ -92,6 +93,7 @@ export const createApiApp = async (deps: ApiAppDeps): Promise<ApiApp> => {
   app.use(requestMetrics(metrics));
   app.use(errorMiddleware({ logger: deps.logger }));
   app.use(corsPreflight());
+  app.use(publicApiReference());
   app.use(router.routes());
   app.use(router.allowedMethods());
 
