@@ -89,6 +89,13 @@ export const createOpenApiValidator = (document: Json, options: { caseSensitive:
 
   return {
     document,
+    /** What is wrong with the payload of a Server-Sent Event of `path` (its `x-sse-events`), or null. */
+    checkEvent(path: string, event: string, data: unknown): string | null {
+      const events = (paths[path]?.get?.responses as Record<string, Json> | undefined)?.['200']?.content as Record<string, Json> | undefined;
+      if ((events?.['text/event-stream']?.['x-sse-events'] as Json | undefined)?.[event] === undefined) return `event ${event} is not documented`;
+      const validate = validatorAt(pointer('paths', path, 'get', 'responses', '200', 'content', 'text/event-stream', 'x-sse-events', event));
+      return validate(data) ? null : `event ${event} ${JSON.stringify(data).slice(0, 200)}: ${ajv.errorsText(validate.errors)}`;
+    },
     check(answer: ObservedAnswer): Verdict {
       const status = String(answer.status);
       const path = answer.path.split('?')[0] ?? '';

@@ -43,7 +43,14 @@ const items = {
     ...write, method: 'post', path: '/admin/collections/{slug}/items:import', summary: 'Import items from NDJSON', tags: ['Items'], pathParams: slug,
     description: 'One JSON object `{"dataId", "data"}` per line; each line is bounded, not the body. Compressed bodies (gzip, deflate, br) are accepted.',
     body: { schema: z.string().meta({ description: 'NDJSON: one `{"dataId": "…", "data": {…}}` per line' }), contentTypes: ['application/x-ndjson'] },
-    responses: { ...written('200', 'What was imported, line by line', importSummarySchema, accepted(importSummarySchema, 'AcceptedImport')), '400': badRequest('body'), '404': adminError('`Collection not found: <slug>`'), ...bodyRefusals, ...tokenRefusals },
+    responses: {
+      ...written('200', 'What was imported, line by line (a bad line fails alone)', importSummarySchema, accepted(importSummarySchema, 'AcceptedImport')),
+      '400': adminError('A corrupt compressed body'),
+      '404': adminError('`Collection not found: <slug>`'),
+      '415': bodyRefusals['415'],
+      '422': bodyRefusals['422'],
+      ...tokenRefusals,
+    },
   },
   getItem: {
     ...base, method: 'get', path: '/admin/collections/{slug}/items/{dataId}', summary: 'Get an item', tags: ['Items'], pathParams: item,
