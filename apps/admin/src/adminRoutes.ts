@@ -28,5 +28,5 @@ export const createAdminRoutes = (deps: AdminRouteDeps) => {
   keyRoutes(router, deps);
   planRoutes(router, deps);
   usageRoutes(router, deps);
-  return { routes: router.routes(), allowedMethods: router.allowedMethods() };
+  return { router, routes: router.routes(), allowedMethods: router.allowedMethods() };
 };

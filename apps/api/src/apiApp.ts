@@ -1,17 +1,15 @@
 import Koa from 'koa';
-import Router from '@koa/router';
 import type { Registry } from 'prom-client';
 import { createMemoryRateLimiter, type RateLimiter, type RateLimitWindow } from '@pubstream/access';
 import type { ChangeStream } from '@pubstream/change-stream';
 import { createMetricsRegistry, type Logger } from '@pubstream/observability';
-import { errorMiddleware, mountRoute, requestContext, requestMetrics } from '@pubstream/http';
+import { errorMiddleware, requestContext, requestMetrics } from '@pubstream/http';
 import { createApiReadiness } from './apiReadiness.js';
 import type { ApiStores } from './apiStores.js';
 import { corsPreflight } from './http/cors.js';
 import { createPublicAccess, type PublicAccess } from './publicAccess.js';
-import { operationsRoutes, publicApiReference } from './routes/operationsRoutes.js';
-import { publicContracts } from './routes/publicContract.js';
-import { publicRoutes } from './routes/publicRoutes.js';
+import { publicApiReference } from './routes/operationsRoutes.js';
+import { createPublicRouter } from './routes/publicRouter.js';
 import { createSubscribeRoute, type SubscribeRouteDeps } from './subscribe/subscribeRoute.js';
 import { createUsageRecorder, type UsageRecorder } from './usageRecorder.js';
 
@@ -75,9 +73,6 @@ export const createApiApp = async (deps: ApiAppDeps): Promise<ApiApp> => {
   const access = createPublicAccess({ readModel: deps.stores.readModel, keys: deps.stores.keys, changeStream: deps.changeStream, rateLimiter, usage, config: deps.config });
   await access.start();
 
-  const router = new Router();
-  publicRoutes(router, { readModel: deps.stores.readModel, access });
-  if (deps.streams) mountRoute(router, publicContracts.subscribe, createSubscribeRoute({ ...deps.streams, access }));
   const readiness = createApiReadiness({
     ping: () => deps.stores.ping(),
     readModel: deps.stores.readModel,
@@ -85,7 +80,8 @@ export const createApiApp = async (deps: ApiAppDeps): Promise<ApiApp> => {
     drain: deps.drain,
     timeoutMs: deps.config.readinessTimeoutMs ?? 1_000,
   });
-  operationsRoutes(router, { readiness, metrics });
+  const subscribe = deps.streams ? createSubscribeRoute({ ...deps.streams, access }) : null;
+  const router = createPublicRouter({ readModel: deps.stores.readModel, access, subscribe, readiness, metrics });
 
   const app = new Koa({ proxy: false });
   app.silent = true;

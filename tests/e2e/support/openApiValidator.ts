@@ -68,15 +68,17 @@ export const createOpenApiValidator = (document: Json, options: { caseSensitive:
   };
 
   const checkHeaders = (answer: ObservedAnswer, at: string, response: Json): string | null => {
-    for (const [name, header] of Object.entries((response.headers ?? {}) as Record<string, Json>)) {
+    for (const [name, entry] of Object.entries((response.headers ?? {}) as Record<string, Json>)) {
       const value = answer.headers[name.toLowerCase()];
+      const ref = typeof entry.$ref === 'string' ? entry.$ref.slice(2) : null;
+      const header = ref === null ? entry : (((document.components as Json).headers as Record<string, Json>)[name] ?? entry);
       if (value === undefined) {
         if (name === 'X-Request-Id') return 'no X-Request-Id';
         continue;
       }
       const schema = header.schema as Json;
       const typed = schema.type === 'integer' || schema.type === 'number' ? Number(value) : value;
-      const validate = validatorAt(pointer(...at.split('\u0000'), 'headers', name, 'schema'));
+      const validate = validatorAt(ref === null ? pointer(...at.split('\u0000'), 'headers', name, 'schema') : `${ref}/schema`);
       if (!validate(typed)) return `header ${name}: ${JSON.stringify(value)}: ${ajv.errorsText(validate.errors)}`;
     }
     return null;

@@ -4,11 +4,16 @@ import type { BatchRequest } from './batchRequest.js';
 import { pickFields } from './batchRequest.js';
 import type { CollectionQuery } from './collectionQuery.js';
 import type { Reply } from './keyedRoute.js';
+import type { BatchAnswer, ItemBody, PageBody } from './publicSchemas.js';
+
+// Bodies are typed by the schemas of the OpenAPI document (publicSchemas.ts): a field added here
+// and not there does not compile. They are not parsed at run time: this is the hot path.
 
 /** GET /public/data/:dataId: the item without its version, tagged by it. */
 export const itemReply = (item: ItemRecord): Reply => {
   const { id, dataId, collectionId, data, createdAt, updatedAt } = item;
-  return { body: JSON.stringify({ id, dataId, collectionId, data, createdAt, updatedAt }), etag: weakEtag(['item', dataId, item.version]) };
+  const body: ItemBody = { id, dataId, collectionId, data, createdAt, updatedAt };
+  return { body: JSON.stringify(body), etag: weakEtag(['item', dataId, item.version]) };
 };
 
 /** The item replies cache key: the internal id changes when a deleted dataId is created again, whose version may repeat. */
@@ -16,14 +21,15 @@ export const itemStamp = (item: ItemRecord): string => `${item.id}@${item.versio
 
 /** POST /public/batch: the items found in request order (with only the asked fields), and the ids not found. */
 export const batchReply = (request: BatchRequest, items: readonly (ItemRecord | null | undefined)[]): Reply => {
-  const data: { dataId: string; data: Readonly<Record<string, unknown>> }[] = [];
+  const data: BatchAnswer['data'] = [];
   const notFound: string[] = [];
   request.dataIds.forEach((dataId, index) => {
     const item = items[index];
     if (item) data.push({ dataId, data: pickFields(item.data, request.fields) });
     else notFound.push(dataId);
   });
-  return { body: JSON.stringify({ data, found: data.length, notFound }), etag: null };
+  const body: BatchAnswer = { data, found: data.length, notFound };
+  return { body: JSON.stringify(body), etag: null };
 };
 
 /** The page replies cache: one entry per page asked for, valid while its items' versions and the total are unchanged. */
@@ -34,7 +40,7 @@ export const pageCacheEntry = (slug: string, query: CollectionQuery, result: Pag
 
 /** GET /public/collections/:slug/data: one page, tagged by the query, the total and the items' versions. */
 export const pageReply = (slug: string, query: CollectionQuery, result: PageResult): Reply => {
-  const body = {
+  const body: PageBody = {
     data: result.items.map((item) => ({ dataId: item.dataId, data: item.data })),
     total: result.total,
     page: query.page,

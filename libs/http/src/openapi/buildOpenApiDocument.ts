@@ -26,8 +26,14 @@ const headerOf = (options: OpenApiDocumentOptions, schemas: SchemaCollector, nam
   return { description: header.description, schema: schemas.of(header.schema, 'output') };
 };
 
-const responseOf = (options: OpenApiDocumentOptions, schemas: SchemaCollector, response: ResponseContract): JsonObject => {
-  const headers = Object.fromEntries((response.headers ?? []).map((name) => [name, headerOf(options, schemas, name)]));
+/** Response headers are defined once, in `components.headers`, and referred to. */
+const responseHeaderRef = (options: OpenApiDocumentOptions, schemas: SchemaCollector, used: Record<string, JsonObject>, name: string): JsonObject => {
+  used[name] ??= headerOf(options, schemas, name);
+  return { $ref: `#/components/headers/${name}` };
+};
+
+const responseOf = (options: OpenApiDocumentOptions, schemas: SchemaCollector, used: Record<string, JsonObject>, response: ResponseContract): JsonObject => {
+  const headers = Object.fromEntries((response.headers ?? []).map((name) => [name, responseHeaderRef(options, schemas, used, name)]));
   const base: JsonObject = { description: response.description, ...(Object.keys(headers).length > 0 ? { headers } : {}) };
   const type = response.contentType ?? 'application/json';
   if (response.body !== undefined) return { ...base, content: { [type]: { schema: schemas.of(response.body, 'output') } } };
@@ -50,7 +56,7 @@ const parametersOf = (options: OpenApiDocumentOptions, schemas: SchemaCollector,
   return [...fromObject('path', route.pathParams), ...fromObject('query', route.query), ...headers];
 };
 
-const operationOf = (options: OpenApiDocumentOptions, schemas: SchemaCollector, route: RouteContract): JsonObject => {
+const operationOf = (options: OpenApiDocumentOptions, schemas: SchemaCollector, used: Record<string, JsonObject>, route: RouteContract): JsonObject => {
   const parameters = parametersOf(options, schemas, route);
   const body = route.body;
   return {
@@ -69,18 +75,19 @@ const operationOf = (options: OpenApiDocumentOptions, schemas: SchemaCollector, 
             content: Object.fromEntries((body.contentTypes ?? ['application/json']).map((type) => [type, { schema: schemas.of(body.schema, 'input') }])),
           },
         }),
-    responses: Object.fromEntries(Object.entries(route.responses).map(([status, response]) => [status, responseOf(options, schemas, response)])),
+    responses: Object.fromEntries(Object.entries(route.responses).map(([status, response]) => [status, responseOf(options, schemas, used, response)])),
   };
 };
 
 /** The OpenAPI 3.1 document of an API from its route contracts (docs/decisions.md, "OpenAPI from the code"). */
 export const buildOpenApiDocument = (options: OpenApiDocumentOptions): JsonObject => {
   const schemas = createSchemaCollector();
+  const headers: Record<string, JsonObject> = {};
   const paths: Record<string, Record<string, JsonObject>> = {};
   for (const route of options.routes) {
     const path = (paths[route.path] ??= {});
     if (path[route.method] !== undefined) throw new Error(`Two contracts for ${route.method.toUpperCase()} ${route.path}`);
-    path[route.method] = operationOf(options, schemas, route);
+    path[route.method] = operationOf(options, schemas, headers, route);
   }
   const errorSchema = schemas.of(options.errorBody, 'output');
   const edge = Object.fromEntries(
@@ -91,7 +98,7 @@ export const buildOpenApiDocument = (options: OpenApiDocumentOptions): JsonObjec
     info: options.info,
     ...(options.tags === undefined ? {} : { tags: options.tags }),
     paths,
-    components: { securitySchemes: options.securitySchemes, schemas: schemas.components },
+    components: { securitySchemes: options.securitySchemes, schemas: schemas.components, headers },
     'x-edge-responses': edge,
   };
 };

@@ -26,6 +26,17 @@ const rewriteRefs = (value: unknown, rename: (name: string) => string): unknown 
   );
 };
 
+/**
+ * Drops what only adds noise to a reader: the regular expression zod writes beside
+ * `format: date-time`, and the bounds of a safe integer zod puts on every `int()`.
+ */
+const quieter = (context: { jsonSchema: JsonObject }): void => {
+  const schema = context.jsonSchema;
+  if (schema.format === 'date-time') delete schema.pattern;
+  if (schema.maximum === Number.MAX_SAFE_INTEGER) delete schema.maximum;
+  if (schema.minimum === Number.MIN_SAFE_INTEGER) delete schema.minimum;
+};
+
 export const createSchemaCollector = (): SchemaCollector => {
   const components: Record<string, JsonObject> = {};
   const place = (name: string, definition: JsonObject, io: 'input' | 'output'): string => {
@@ -44,7 +55,7 @@ export const createSchemaCollector = (): SchemaCollector => {
   return {
     components,
     of(schema, io) {
-      const converted = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as JsonObject;
+      const converted = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any', override: quieter }) as JsonObject;
       const { $schema: _dialect, $defs, ...rest } = converted;
       const names = new Map<string, string>();
       // Definitions first (they may refer to each other; names settle before any ref is rewritten).
