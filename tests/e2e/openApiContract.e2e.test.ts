@@ -1,4 +1,3 @@
-import { gzipSync } from 'node:zlib';
 import { createParser } from 'eventsource-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContractRecorder, type Api, type ContractRecorder } from './support/contractRecorder.js';

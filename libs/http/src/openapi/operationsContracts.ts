@@ -27,6 +27,37 @@ export const commonHeaders: Readonly<Record<string, HeaderContract>> = {
 
 const text = (description: string) => ({ type: 'string', description });
 
+/** The document and its reference page (apiReference.ts), public on both ports. */
+const REFERENCE_CONTRACTS: readonly RouteContract[] = [
+  {
+    method: 'get',
+    path: API_REFERENCE_PATHS.document,
+    operationId: 'openApiDocument',
+    summary: 'This OpenAPI 3.1 document',
+    tags: ['Operations'],
+    security: [],
+    responses: { '200': { description: 'The document, generated from the schemas that validate the requests', contentType: 'application/json', text: { type: 'object' }, headers: ['X-Request-Id'] } },
+  },
+  {
+    method: 'get',
+    path: API_REFERENCE_PATHS.page,
+    operationId: 'apiReference',
+    summary: 'A readable reference of this API (rendered from /openapi.json)',
+    tags: ['Operations'],
+    security: [],
+    responses: { '200': { description: 'An HTML page', contentType: 'text/html', text: text('HTML'), headers: ['X-Request-Id'] } },
+  },
+  {
+    method: 'get',
+    path: API_REFERENCE_PATHS.renderer,
+    operationId: 'apiReferenceRenderer',
+    summary: 'The reference page\'s renderer (Redoc, served from this server)',
+    tags: ['Operations'],
+    security: [],
+    responses: { '200': { description: 'JavaScript', contentType: 'text/javascript', text: text('JavaScript'), headers: ['X-Request-Id'] } },
+  },
+];
+
 /**
  * /healthz, /readyz, /metrics and the reference (docs/operations.md): the same on both ports, but
  * for who may read the metrics (`metricsSecurity`: none on the public port, the admin token on the
@@ -67,31 +98,5 @@ export const operationsContracts = (options: { readonly metricsSecurity: readonl
       ...options.metricsRefusals,
     },
   },
-  {
-    method: 'get',
-    path: API_REFERENCE_PATHS.document,
-    operationId: 'openApiDocument',
-    summary: 'This OpenAPI 3.1 document',
-    tags: ['Operations'],
-    security: [],
-    responses: { '200': { description: 'The document, generated from the schemas that validate the requests', contentType: 'application/json', text: { type: 'object' }, headers: ['X-Request-Id'] } },
-  },
-  {
-    method: 'get',
-    path: API_REFERENCE_PATHS.page,
-    operationId: 'apiReference',
-    summary: 'A readable reference of this API (rendered from /openapi.json)',
-    tags: ['Operations'],
-    security: [],
-    responses: { '200': { description: 'An HTML page', contentType: 'text/html', text: text('HTML'), headers: ['X-Request-Id'] } },
-  },
-  {
-    method: 'get',
-    path: API_REFERENCE_PATHS.renderer,
-    operationId: 'apiReferenceRenderer',
-    summary: 'The reference page\'s renderer (Redoc, served from this server)',
-    tags: ['Operations'],
-    security: [],
-    responses: { '200': { description: 'JavaScript', contentType: 'text/javascript', text: text('JavaScript'), headers: ['X-Request-Id'] } },
-  },
+  ...REFERENCE_CONTRACTS,
 ];
