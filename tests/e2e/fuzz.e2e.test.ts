@@ -1,65 +1,27 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
 import fc from 'fast-check';
 import { normalizePath } from '@pubstream/http';
-import { freePort } from '@pubstream/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminRequests, encodeRequest, publicRequests, type FuzzRequest, type FuzzWorld } from './support/fuzzRequests.js';
+import { createOpenApiValidator, type OpenApiValidator } from './support/openApiValidator.js';
+import { startPubstream, type PubstreamUnderTest } from './support/pubstreamUnderTest.js';
 import { rawSocketHttp, type RawSocketResponse } from './support/rawSocketHttp.js';
 
 // The fuzz target of docs/security.md: thousands of generated requests (valid, mutated and junk:
 // bad paths, encodings, compressed and deep bodies, wrong keys and tokens) against a real
 // `pubstream start` process over raw HTTP. Every answer must be a non-5xx with a JSON body (HTML
-// on the dashboard, an event stream on /subscribe), and the process must stay up and healthy.
+// on the dashboard, an event stream on /subscribe), documented by the API's own /openapi.json
+// (status, body and headers: docs/testing.md, "Contract"), and the process must stay up and healthy.
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const ADMIN_TOKEN = 'fuzz-admin-token-0123456789';
 /** Per API; fast-check stops early when the time is up (and reports what it found so far). */
 const TIME_LIMIT_MS = Number(process.env.PUBSTREAM_FUZZ_MS ?? 40_000);
-const dataDir = mkdtempSync(join(tmpdir(), 'pubstream-fuzz-'));
-let child: ChildProcess;
-let output = '';
+let server: PubstreamUnderTest;
 let world: FuzzWorld;
-let adminPort = 0;
-
-const admin = async (method: string, path: string, body?: unknown): Promise<Record<string, unknown>> => {
-  const response = await fetch(`http://127.0.0.1:${adminPort}${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/json' },
-    body: body === undefined ? null : JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
-  return text === '' ? {} : (JSON.parse(text) as Record<string, unknown>);
-};
-
-const waitForHealth = async (port: number): Promise<void> => {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output}`);
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((done) => setTimeout(done, 100));
-  }
-  throw new Error(`server did not come up:\n${output}`);
-};
+const specs: Partial<Record<'public' | 'admin', OpenApiValidator>> = {};
 
 beforeAll(async () => {
-  const port = await freePort();
-  adminPort = await freePort();
-  child = spawn(process.execPath, ['--import', 'tsx', 'apps/cli/src/main.ts', 'start', '--no-demo'], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, PORT: String(port), ADMIN_PORT: String(adminPort), HOST: '127.0.0.1', ADMIN_TOKEN, LOG_LEVEL: 'error' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  await waitForHealth(port);
+  server = await startPubstream({ adminToken: ADMIN_TOKEN });
+  const { admin, port } = server;
   await admin('PUT', '/admin/plan', { plan: 'business' });
   await admin('POST', '/admin/collections', { slug: 'fuzz', name: 'Fuzz', sortableFields: [{ name: 'price', type: 'number' }] });
   const dataIds = ['fz1', 'fz2', 'fz3'];
@@ -67,12 +29,13 @@ beforeAll(async () => {
   const live = await admin('POST', '/admin/keys', { name: 'fuzz live', type: 'live', allowedDomains: ['example.com'] });
   const test = await admin('POST', '/admin/keys', { name: 'fuzz test', type: 'test' });
   world = { port, liveKey: String(live.key), testKey: String(test.key), adminToken: ADMIN_TOKEN, slug: 'fuzz', dataIds, keyId: String(live.keyId) };
+  for (const [api, specPort] of [['public', port], ['admin', server.adminPort]] as const) {
+    const document = (await (await fetch(`http://127.0.0.1:${specPort}/openapi.json`)).json()) as Record<string, unknown>;
+    specs[api] = createOpenApiValidator(document, { caseSensitive: api === 'admin' });
+  }
 }, 120_000);
 
-afterAll(() => {
-  child?.kill('SIGKILL');
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => server?.stop());
 
 /**
  * Whether the admin routes `target` to the dashboard (after the same path normalisation it
@@ -107,8 +70,23 @@ const problemOf = (request: FuzzRequest, response: RawSocketResponse, api: 'publ
   return null;
 };
 
+/** What the API's own OpenAPI document does not say of an answer (the dashboard's pages are not in it), or null. */
+const undocumented = (request: FuzzRequest, response: RawSocketResponse, api: 'public' | 'admin'): string | null => {
+  let path: string;
+  try {
+    // The admin routes the normalised path; the public router matches the path as sent.
+    const target = request.target.trim().split('?')[0] ?? '';
+    path = api === 'admin' ? normalizePath(target) : target;
+  } catch {
+    path = request.target;
+  }
+  if (api === 'admin' && isDashboard(request.target)) return null;
+  const verdict = specs[api]?.check({ method: request.method, path, status: response.status, headers: response.headers, body: response.body.toString('utf8') });
+  return verdict?.problem ? `undocumented: ${verdict.problem}` : null;
+};
+
 const fuzz = (api: 'public' | 'admin') => async () => {
-  const port = api === 'public' ? world.port : adminPort;
+  const port = api === 'public' ? world.port : server.adminPort;
   const requests = api === 'public' ? publicRequests(world) : adminRequests(world);
   let sent = 0;
   const started = Date.now();
@@ -116,15 +94,15 @@ const fuzz = (api: 'public' | 'admin') => async () => {
     fc.asyncProperty(requests, async (request) => {
       sent++;
       const response = await rawSocketHttp(port, encodeRequest(request, port), { from: request.from });
-      const problem = problemOf(request, response, api);
+      const problem = problemOf(request, response, api) ?? undocumented(request, response, api);
       if (problem !== null) throw new Error(`${request.method} ${request.target.slice(0, 200)} → ${response.status}: ${problem}`);
-      if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}) after ${request.method} ${request.target.slice(0, 200)}`);
+      if (server.exitCode() !== null) throw new Error(`the server exited (${server.exitCode()}) after ${request.method} ${request.target.slice(0, 200)}`);
     }),
     { numRuns: 1_000_000, interruptAfterTimeLimit: TIME_LIMIT_MS, seed: process.env.PUBSTREAM_FUZZ_SEED === undefined ? undefined : Number(process.env.PUBSTREAM_FUZZ_SEED) },
   );
-  console.log(`[fuzz] ${api} API: ${sent} generated requests in ${((Date.now() - started) / 1000).toFixed(0)} s, no 5xx, every body as expected`);
+  console.log(`[fuzz] ${api} API: ${sent} generated requests in ${((Date.now() - started) / 1000).toFixed(0)} s, no 5xx, every body as expected and documented`);
   expect(sent).toBeGreaterThan(200);
-  expect(child.exitCode).toBeNull();
+  expect(server.exitCode()).toBeNull();
   expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
   expect((await fetch(`http://127.0.0.1:${world.port}/public/data/fz1`, { headers: { 'X-API-Key': world.testKey } })).status).toBeLessThan(500);
 };

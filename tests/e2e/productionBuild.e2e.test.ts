@@ -86,4 +86,9 @@ it('serves the demo data and the health probe', async () => {
   const body = (await page.json()) as { total: number; data: { dataId: string }[] };
   expect(body.total).toBe(4);
   expect(body.data.map((item) => item.dataId)).toContain('teapot');
+  // The API reference: its document, and its renderer, found from the built file (no CDN).
+  expect(((await (await fetch(`${publicUrl}/openapi.json`)).json()) as { openapi: string }).openapi).toBe('3.1.0');
+  const renderer = await fetch(`${publicUrl}/docs/redoc.standalone.js`);
+  expect(renderer.status).toBe(200);
+  expect((await renderer.text()).length).toBeGreaterThan(100_000);
 });

@@ -1,5 +1,5 @@
 import { LOOPBACK_HOST_NAMES } from '@pubstream/config';
-import { errorMiddleware, normalizePathMiddleware, requestContext, requestMetrics } from '@pubstream/http';
+import { apiReference, errorMiddleware, normalizePathMiddleware, requestContext, requestMetrics } from '@pubstream/http';
 import type { Logger } from '@pubstream/observability';
 import Koa from 'koa';
 import type { Registry } from 'prom-client';
@@ -9,6 +9,7 @@ import type { AdminEventStore, AdminStores } from './adminStores.js';
 import { createAdminRoutes } from './adminRoutes.js';
 import { createAdminService, type AdminService } from './adminService.js';
 import { allowedHosts } from './allowedHosts.js';
+import { adminOpenApiDocument } from './contract/adminOpenApiDocument.js';
 import { createAuthThrottle, DEFAULT_AUTH_THROTTLE, type AuthThrottleOptions } from './authThrottle.js';
 import { createDashboard, type DashboardOptions } from './dashboard/index.js';
 import { healthProbes } from './healthProbes.js';
@@ -75,8 +76,8 @@ const adminRoutesOf = (deps: AdminAppDeps, service: AdminService, readYourWrites
 
 /**
  * The admin port as a Koa app: the admin HTTP API and the dashboard. Default deny behind one path
- * normalisation (docs/security.md): every path needs the bearer token except the health probes
- * and the dashboard, whose entrance checks its session cookie. Every failure is `{error, message}`,
+ * normalisation (docs/security.md): every path needs the bearer token except the health probes,
+ * the API reference (/openapi.json, /docs) and the dashboard, whose entrance checks its session cookie. Every failure is `{error, message}`,
  * every write goes through the deciders and is awaited by read-your-writes.
  */
 export const createAdminApp = (deps: AdminAppDeps): AdminApp => {
@@ -101,6 +102,8 @@ export const createAdminApp = (deps: AdminAppDeps): AdminApp => {
   app.use(normalizePathMiddleware());
   app.use(adminGate({ adminToken, throttle }));
   app.use(healthProbes(readiness));
+  // /openapi.json and /docs: public like the probes (docs/decisions.md, "OpenAPI from the code").
+  app.use(apiReference({ document: adminOpenApiDocument(), title: 'Pubstream admin API' }));
   // Prometheus scrapes the admin port with the admin token (docs/operations.md).
   if (deps.metrics) app.use(metricsEndpoint(deps.metrics));
   // The dashboard (`/`, `/dashboard/*`), mounted once: its entrance checks the session cookie.

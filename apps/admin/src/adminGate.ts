@@ -1,4 +1,5 @@
 import { UnauthorizedError } from '@pubstream/domain';
+import { API_REFERENCE_PATHS } from '@pubstream/http';
 import type { Middleware } from 'koa';
 import type { AuthThrottle } from './authThrottle.js';
 import { hasAdminToken } from './hasAdminToken.js';
@@ -7,15 +8,18 @@ import { isDashboardPath } from './dashboard/dashboardPaths.js';
 import { tooManyFailures } from './tooManyFailures.js';
 
 /**
- * Who may reach a request of the admin port: `public` (health probes), `dashboard` (the
+ * Who may reach a request of the admin port: `public` (health probes, API reference), `dashboard` (the
  * dashboard's entrance checks its session cookie) or `token` (`Authorization: Bearer
  * $ADMIN_TOKEN`). Default deny: any path not named here, known or not, needs the token.
  */
 export type AdminAccess = 'public' | 'dashboard' | 'token';
 
+/** The probes, and the API reference: it describes the routes, which docs/admin-api.md shows anyway; it holds no data. */
+const PUBLIC_PATHS = new Set(['/healthz', '/readyz', ...Object.values(API_REFERENCE_PATHS)]);
+
 /** Classifies a request by its normalised path (libs/http normalizePath); case-sensitive, like the routers. */
 export const adminAccessFor = (method: string, path: string): AdminAccess => {
-  if ((method === 'GET' || method === 'HEAD') && (path === '/healthz' || path === '/readyz')) return 'public';
+  if ((method === 'GET' || method === 'HEAD') && PUBLIC_PATHS.has(path)) return 'public';
   if (isDashboardPath(path)) return 'dashboard';
   return 'token';
 };

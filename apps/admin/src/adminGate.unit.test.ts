@@ -18,6 +18,11 @@ describe('adminAccessFor (default deny)', () => {
     ['GET', '/metrics', 'token'],
     ['GET', '/anything-added-later', 'token'],
     ['OPTIONS', '/healthz', 'token'],
+    ['GET', '/openapi.json', 'public'],
+    ['GET', '/docs', 'public'],
+    ['HEAD', '/docs/redoc.standalone.js', 'public'],
+    ['POST', '/openapi.json', 'token'],
+    ['GET', '/docs/other', 'token'],
   ] as const)('%s %s needs %s', (method, path, access) => {
     expect(adminAccessFor(method, path)).toBe(access);
   });

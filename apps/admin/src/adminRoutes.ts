@@ -21,11 +21,12 @@ export interface AdminRouteDeps {
 /** The admin HTTP API (docs/admin-api.md), one module of routes per resource; authentication is applied in front of it. */
 export const createAdminRoutes = (deps: AdminRouteDeps) => {
   // Case-sensitive and strict: the path was normalised once, and the auth gate judged that same spelling.
-  const router = new Router({ prefix: '/admin', sensitive: true, strict: true });
+  // Routes are mounted at the full paths of their contracts (contract/adminContract.ts).
+  const router = new Router({ sensitive: true, strict: true });
   collectionRoutes(router, deps);
   itemRoutes(router, deps);
   keyRoutes(router, deps);
   planRoutes(router, deps);
   usageRoutes(router, deps);
-  return { routes: router.routes(), allowedMethods: router.allowedMethods() };
+  return { router, routes: router.routes(), allowedMethods: router.allowedMethods() };
 };

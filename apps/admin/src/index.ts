@@ -5,3 +5,5 @@ export type { AdminService, CollectionView, ItemView, KeyView, PlanView, WriteOp
 export type { AdminEventStore, AdminStores } from './adminStores.js';
 export type { DashboardOptions } from './dashboard/index.js';
 export type { ProjectionWaiter } from './readYourWrites.js';
+export { adminOpenApiDocument } from './contract/adminOpenApiDocument.js';
+export { adminContracts, adminRouteContracts } from './contract/adminContract.js';

@@ -5,7 +5,7 @@ import type { Registry } from 'prom-client';
 export const metricsEndpoint =
   (registry: Registry): Middleware =>
   async (ctx, next) => {
-    if (ctx.path !== '/metrics' || ctx.method !== 'GET') return next();
+    if (ctx.path !== '/metrics' || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return next();
     ctx.type = registry.contentType;
     ctx.body = await registry.metrics();
   };

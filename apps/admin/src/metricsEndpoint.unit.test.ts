@@ -22,5 +22,7 @@ describe('requestMetrics and metricsEndpoint', () => {
     expect(text).toContain('route="unmatched"');
     expect(text).not.toContain('/admin/keys/abc');
     expect(await runMiddleware(metricsEndpoint(registry), koaContext({ method: 'POST', path: '/metrics' }))).toBe(true);
+    // HEAD is GET without the body, as on every GET route (found by the fuzz target's contract check).
+    expect(await runMiddleware(metricsEndpoint(registry), koaContext({ method: 'HEAD', path: '/metrics' }))).toBe(false);
   });
 });

@@ -5,11 +5,10 @@ import type { CommandHandler } from './commandHandler.js';
 import type { WriteCommand } from './writeCommand.js';
 import type { WriteOptions, Written } from './writeOutcome.js';
 
-export interface PlanView {
-  readonly plan: PlanName;
-  readonly monthlyQuota: number | null;
-  readonly limits: { readonly defaultRateLimit: number; readonly maxRateLimit: number; readonly reactive: boolean; readonly maxStreamsPerKey: number };
-}
+/** Typed by its schema in adminSchemas.ts (the OpenAPI document's). */
+import type { PlanView } from './adminSchemas.js';
+
+export type { PlanView };
 
 const planView = (plan: PlanName, monthlyQuota: number | null): PlanView => {
   const { defaultRateLimit, maxRateLimit, reactive, maxStreamsPerKey } = PLANS[plan];

@@ -1,37 +1,11 @@
 import { maskApiKey } from '@pubstream/access';
-import type { ApiKeyEvent, CollectionEvent, ItemData, ItemEvent, KeyType, SortableField } from '@pubstream/domain';
+import type { ApiKeyEvent, CollectionEvent, ItemEvent } from '@pubstream/domain';
+import type { CollectionView, ItemView, KeyView } from './adminSchemas.js';
 import type { KeyUsage } from '@pubstream/read-model';
 import type { TimedEvent } from './commandHandler.js';
 
-export interface CollectionView {
-  readonly slug: string;
-  readonly name: string;
-  readonly sortableFields: readonly SortableField[];
-  readonly createdAt: string | null;
-  readonly updatedAt: string | null;
-  readonly itemCount: number;
-}
-
-export interface ItemView {
-  readonly id: string;
-  readonly dataId: string;
-  readonly collectionId: string;
-  readonly data: ItemData;
-  readonly createdAt: string | null;
-  readonly updatedAt: string | null;
-}
-
-export interface KeyView {
-  readonly keyId: string;
-  readonly name: string;
-  readonly type: KeyType;
-  readonly maskedKey: string;
-  readonly allowedDomains: readonly string[];
-  readonly rateLimit: number;
-  readonly createdAt: string;
-  readonly lastUsedAt: string | null;
-  readonly requestCount: number;
-}
+// The views are typed by the schemas the OpenAPI document is made from (adminSchemas.ts).
+export type { CollectionView, ItemView, KeyView } from './adminSchemas.js';
 
 // A write's answer is built from its stream's events, not read back from the read model, so a
 // committed write can be answered while the read model is unreachable (docs/admin-api.md). Each

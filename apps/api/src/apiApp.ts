@@ -1,5 +1,4 @@
 import Koa from 'koa';
-import Router from '@koa/router';
 import type { Registry } from 'prom-client';
 import { createMemoryRateLimiter, type RateLimiter, type RateLimitWindow } from '@pubstream/access';
 import type { ChangeStream } from '@pubstream/change-stream';
@@ -12,8 +11,8 @@ import { corsPreflight } from './http/cors.js';
 import { rateLimitRefusals } from './http/rateLimitRefusals.js';
 import { createReplyEdge } from './http/replyEdge.js';
 import { createPublicAccess, type PublicAccess } from './publicAccess.js';
-import { operationsRoutes } from './routes/operationsRoutes.js';
-import { publicRoutes } from './routes/publicRoutes.js';
+import { publicApiReference } from './routes/operationsRoutes.js';
+import { createPublicRouter } from './routes/publicRouter.js';
 import { createSubscribeRoute, type SubscribeRouteDeps } from './subscribe/subscribeRoute.js';
 import { createUsageRecorder, type UsageRecorder } from './usageRecorder.js';
 
@@ -71,7 +70,7 @@ export interface ApiApp {
 /**
  * The public read API (docs/public-api.md; decisions in docs/decisions.md, "Public interface"): /public/data/:dataId, /public/batch,
  * /public/collections/:slug/data, /subscribe when given, and /healthz, /readyz, /metrics,
- * /openapi.json. Resolves once it listens to the change stream.
+ * /openapi.json and /docs (generated from the route table, routes/publicContract.ts). Resolves once it listens to the change stream.
  */
 export const createApiApp = async (deps: ApiAppDeps): Promise<ApiApp> => {
   const now = deps.now ?? (() => new Date());
@@ -81,10 +80,7 @@ export const createApiApp = async (deps: ApiAppDeps): Promise<ApiApp> => {
   const access = createPublicAccess({ readModel: deps.stores.readModel, keys: deps.stores.keys, changeStream: deps.changeStream, rateLimiter, usage, config: deps.config });
   await access.start();
 
-  const router = new Router();
   const edge = createReplyEdge({ cache: deps.config.cache, compressionMinBytes: deps.config.compressionMinBytes });
-  publicRoutes(router, { readModel: deps.stores.readModel, access, edge });
-  if (deps.streams) router.get('/subscribe', createSubscribeRoute({ ...deps.streams, access }));
   const readiness = createApiReadiness({
     ping: () => deps.stores.ping(),
     readModel: deps.stores.readModel,
@@ -92,7 +88,8 @@ export const createApiApp = async (deps: ApiAppDeps): Promise<ApiApp> => {
     drain: deps.drain,
     timeoutMs: deps.config.readinessTimeoutMs ?? 1_000,
   });
-  operationsRoutes(router, { readiness, metrics });
+  const subscribe = deps.streams ? createSubscribeRoute({ ...deps.streams, access }) : null;
+  const router = createPublicRouter({ readModel: deps.stores.readModel, access, edge, subscribe, readiness, metrics });
 
   const app = new Koa({ proxy: false });
   app.silent = true;
@@ -101,6 +98,7 @@ export const createApiApp = async (deps: ApiAppDeps): Promise<ApiApp> => {
   app.use(errorMiddleware({ logger: deps.logger }));
   app.use(rateLimitRefusals(metrics));
   app.use(corsPreflight());
+  app.use(publicApiReference());
   app.use(router.routes());
   app.use(router.allowedMethods());
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** 1–128 chars of [A-Za-z0-9._~-], starting with a letter or digit (docs/decisions.md, "dataId format"). */
-const DATA_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._~-]{0,127}$/;
+export const DATA_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._~-]{0,127}$/;
 /** Collection slugs: lower-case, URL-safe, 1–64 chars. */
 const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{0,63}$/;
 /** Sortable data field names: identifiers, so they are safe in index key names. */

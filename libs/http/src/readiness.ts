@@ -1,4 +1,6 @@
 import type { Context } from 'koa';
+import type { z } from 'zod';
+import type { notReadyBodySchema, readyBodySchema } from './openapi/operationsContracts.js';
 import { statusName } from './statusName.js';
 
 /** One dependency /readyz asks about. */
@@ -18,7 +20,8 @@ export interface ReadinessCheck {
 /** What /readyz answers. */
 export interface ReadinessReport {
   readonly status: 200 | 503;
-  readonly body: Readonly<Record<string, unknown>>;
+  /** As the OpenAPI documents describe it (operationsContracts.ts). */
+  readonly body: z.output<typeof readyBodySchema> | z.output<typeof notReadyBodySchema>;
 }
 
 /** The outcome of one check: null when it passed, else why it failed. */

@@ -1,6 +1,7 @@
 import type Router from '@koa/router';
+import { adminContract } from '../contract/adminContract.js';
 import { UnsupportedMediaTypeError } from '@pubstream/domain';
-import { decodedBody, parseContentEncoding } from '@pubstream/http';
+import { decodedBody, mountRoute, parseContentEncoding } from '@pubstream/http';
 import type { AdminService } from '../adminService.js';
 import { IMPORT_MAX_EXPANSION, importItems } from '../importItems.js';
 import type { ImportResponder } from '../importResponder.js';
@@ -21,7 +22,7 @@ export interface ItemRouteDeps {
 /** `/admin/collections/{slug}/items/{dataId}` and the NDJSON import (docs/admin-api.md, Items). */
 export const itemRoutes = (router: Router, deps: ItemRouteDeps): void => {
   const { service, respond } = deps;
-  router.post('/collections/:slug/items\\:import', async (ctx) => {
+  mountRoute(router, adminContract('importItems'), async (ctx) => {
     if (!NDJSON_TYPES.includes(ctx.request.type)) throw new UnsupportedMediaTypeError('Content-Type must be application/x-ndjson (one JSON object per line)');
     const slug = param(ctx, 'slug');
     // Compressed imports go through the shared body layer; each line is bounded, not the total.
@@ -31,14 +32,14 @@ export const itemRoutes = (router: Router, deps: ItemRouteDeps): void => {
       return importItems(input, slug, { writeItems: service.writeItems, newId: deps.newId, idempotencyKey });
     });
   });
-  router.get('/collections/:slug/items/:dataId', async (ctx) => {
+  mountRoute(router, adminContract('getItem'), async (ctx) => {
     ctx.body = await service.getItem(param(ctx, 'slug'), param(ctx, 'dataId'));
   });
-  router.put('/collections/:slug/items/:dataId', async (ctx) => {
+  mountRoute(router, adminContract('putItem'), async (ctx) => {
     const { raw, body } = await readBodies(ctx, putItemBody);
     await respond(ctx, raw, (options) => service.putItem(param(ctx, 'slug'), param(ctx, 'dataId'), body.data, options), created);
   });
-  router.delete('/collections/:slug/items/:dataId', async (ctx) => {
+  mountRoute(router, adminContract('deleteItem'), async (ctx) => {
     await respond(ctx, {}, (options) => service.deleteItem(param(ctx, 'slug'), param(ctx, 'dataId'), options), noContent);
   });
 };

@@ -1,4 +1,6 @@
 import type Router from '@koa/router';
+import { mountRoute } from '@pubstream/http';
+import { adminContract } from '../contract/adminContract.js';
 import type { AdminService } from '../adminService.js';
 import type { WriteResponder } from '../writeResponder.js';
 import { createKeyBody, param, readBodies, updateKeyBody } from './requestBodies.js';
@@ -12,23 +14,23 @@ export interface KeyRouteDeps {
 /** `/admin/keys[/{keyId}]` (docs/admin-api.md, API keys). */
 export const keyRoutes = (router: Router, deps: KeyRouteDeps): void => {
   const { service, respond } = deps;
-  router.get('/keys', async (ctx) => {
+  mountRoute(router, adminContract('listKeys'), async (ctx) => {
     ctx.body = { data: await service.listKeys() };
   });
-  router.post('/keys', async (ctx) => {
+  mountRoute(router, adminContract('createKey'), async (ctx) => {
     const { raw, body } = await readBodies(ctx, createKeyBody);
     // The full key is in this answer: no cache may keep it.
     ctx.set('Cache-Control', 'no-store');
     await respond(ctx, raw, (options) => service.createKey(body, options), keyCreated);
   });
-  router.get('/keys/:keyId', async (ctx) => {
+  mountRoute(router, adminContract('getKey'), async (ctx) => {
     ctx.body = await service.getKey(param(ctx, 'keyId'));
   });
-  router.patch('/keys/:keyId', async (ctx) => {
+  mountRoute(router, adminContract('updateKey'), async (ctx) => {
     const { raw, body } = await readBodies(ctx, updateKeyBody);
     await respond(ctx, raw, (options) => service.updateKey(param(ctx, 'keyId'), body, options), ok);
   });
-  router.delete('/keys/:keyId', async (ctx) => {
+  mountRoute(router, adminContract('deleteKey'), async (ctx) => {
     await respond(ctx, {}, (options) => service.deleteKey(param(ctx, 'keyId'), options), noContent);
   });
 };

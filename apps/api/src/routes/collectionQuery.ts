@@ -1,5 +1,6 @@
 import { ValidationError } from '@pubstream/domain';
 import type { SortOrder } from '@pubstream/read-model';
+import { z } from 'zod';
 
 export const DEFAULT_PAGE_LIMIT = 20;
 export const MAX_PAGE_LIMIT = 100;
@@ -13,40 +14,49 @@ export interface CollectionQuery {
   readonly order: SortOrder;
 }
 
-type QueryValue = string | string[] | undefined;
+/** A query parameter given once: a repeated one is refused with the same explanation. */
+const once = (name: string, message: string) =>
+  z.string({ error: (issue) => (Array.isArray(issue.input) ? `Invalid ${name}: give it once; ${message}` : `Invalid ${name}: ${message}`) });
 
-const single = (name: string, value: QueryValue, message: string): string | undefined => {
-  if (Array.isArray(value)) throw new ValidationError(`Invalid ${name}: give it once; ${message}`);
-  return value;
-};
-
-const integerIn = (name: string, value: QueryValue, fallback: number, min: number, max: number, message: string): number => {
-  const raw = single(name, value, message);
-  if (raw === undefined) return fallback;
-  if (!/^\d{1,9}$/.test(raw.trim())) throw new ValidationError(`Invalid ${name}: ${message}`);
-  const parsed = Number(raw.trim());
-  if (parsed < min || parsed > max) throw new ValidationError(`Invalid ${name}: ${message}`);
-  return parsed;
-};
+/** Decimal digits only: `2.0`, `1e2` and `0x10` are not pages. */
+const integerParam = (name: string, min: number, max: number, fallback: number, message: string) =>
+  once(name, message)
+    .trim()
+    .regex(/^\d{1,9}$/, `Invalid ${name}: ${message}`)
+    .transform(Number)
+    .pipe(z.number().int().min(min, `Invalid ${name}: ${message}`).max(max, `Invalid ${name}: ${message}`))
+    .default(fallback);
 
 /**
- * Page, limit, sort and order of a collection listing (docs/public-api.md, "Collection pages"): page an integer ≥ 1,
- * limit 1–100 (default 20), order asc|desc (default desc), sort one of `allowedSorts` (default
- * createdAt). Anything else is 400 naming the allowed values.
+ * The query of GET /public/collections/{slug}/data (docs/public-api.md, "Collection pages"): validates
+ * it, and describes it in the OpenAPI document. `sort` is checked against the collection's own
+ * sortable fields once the collection is known (`parseCollectionQuery`).
  */
-export const parseCollectionQuery = (
-  query: Record<string, QueryValue>,
-  allowedSorts: readonly string[],
-): CollectionQuery => {
-  const page = integerIn('page', query.page, 1, 1, Number.MAX_SAFE_INTEGER, 'must be an integer of at least 1');
-  const limit = integerIn('limit', query.limit, DEFAULT_PAGE_LIMIT, 1, MAX_PAGE_LIMIT, `must be an integer from 1 to ${MAX_PAGE_LIMIT}`);
-  const orderMessage = 'must be one of asc, desc';
-  const order = single('order', query.order, orderMessage) ?? 'desc';
-  if (order !== 'asc' && order !== 'desc') throw new ValidationError(`Invalid order: ${orderMessage}`);
+export const collectionQuerySchema = z.object({
+  page: integerParam('page', 1, 999_999_999, 1, 'must be an integer of at least 1'),
+  limit: integerParam('limit', 1, MAX_PAGE_LIMIT, DEFAULT_PAGE_LIMIT, `must be an integer from 1 to ${MAX_PAGE_LIMIT}`),
+  order: once('order', 'must be one of asc, desc')
+    .pipe(z.enum(['asc', 'desc'], { error: 'Invalid order: must be one of asc, desc' }))
+    .default('desc'),
+  sort: z
+    .string()
+    .default('createdAt')
+    .meta({ description: '`createdAt`, `updatedAt`, `dataId`, or a sortable field declared on the collection' }),
+});
+
+/**
+ * Page, limit, sort and order of a collection listing: page an integer ≥ 1, limit 1–100 (default
+ * 20), order asc|desc (default desc), sort one of `allowedSorts` (default createdAt). Anything
+ * else is 400 naming the allowed values; the first problem, in that order, is the message.
+ */
+export const parseCollectionQuery = (query: Record<string, string | string[] | undefined>, allowedSorts: readonly string[]): CollectionQuery => {
+  // A repeated sort is refused below, naming this collection's sorts, after the other parameters.
+  const parsed = collectionQuerySchema.safeParse(Array.isArray(query.sort) ? { ...query, sort: undefined } : query);
+  if (!parsed.success) throw new ValidationError(parsed.error.issues[0]?.message ?? 'Invalid query');
+  const { page, limit, order, sort } = parsed.data;
   // Built only when needed: every page request passes here twice.
   const sortMessage = (): string => `must be one of ${allowedSorts.join(', ')}`;
   if (Array.isArray(query.sort)) throw new ValidationError(`Invalid sort: give it once; ${sortMessage()}`);
-  const sort = query.sort ?? 'createdAt';
   if (!allowedSorts.includes(sort)) throw new ValidationError(`Invalid sort: ${sortMessage()}`);
   return { page, limit, sort, order };
 };

@@ -1,22 +1,22 @@
 import type Router from '@koa/router';
-import { respondReadiness, type Readiness } from '@pubstream/http';
+import { apiReference, mountRoute, respondReadiness, type Readiness } from '@pubstream/http';
 import type { Registry } from 'prom-client';
-import { openApiDocument } from './openApiDocument.js';
+import { publicOpenApiDocument } from './publicOpenApiDocument.js';
 
-const openApiJson = JSON.stringify(openApiDocument);
-
-/** Liveness, readiness (apiReadiness.ts), Prometheus metrics and the OpenAPI document. */
+/**
+ * Liveness, readiness (apiReadiness.ts) and Prometheus metrics on the router, where their
+ * contracts (libs/http operationsContracts.ts) say; /openapi.json and /docs come from `apiReference`.
+ */
 export const operationsRoutes = (router: Router, deps: { readiness: Readiness; metrics: Registry }): void => {
-  router.get('/healthz', (ctx) => {
+  mountRoute(router, { method: 'get', path: '/healthz' }, (ctx) => {
     ctx.body = { status: 'ok' };
   });
-  router.get('/readyz', async (ctx) => respondReadiness(ctx, await deps.readiness.report()));
-  router.get('/metrics', async (ctx) => {
+  mountRoute(router, { method: 'get', path: '/readyz' }, async (ctx) => respondReadiness(ctx, await deps.readiness.report()));
+  mountRoute(router, { method: 'get', path: '/metrics' }, async (ctx) => {
     ctx.type = deps.metrics.contentType;
     ctx.body = await deps.metrics.metrics();
   });
-  router.get('/openapi.json', (ctx) => {
-    ctx.type = 'application/json';
-    ctx.body = openApiJson;
-  });
 };
+
+/** GET /openapi.json and /docs of the public port. */
+export const publicApiReference = () => apiReference({ document: publicOpenApiDocument(), title: 'Pubstream public API' });

@@ -5,6 +5,10 @@ import type { BatchRequest } from './batchRequest.js';
 import { pickFields } from './batchRequest.js';
 import type { CollectionQuery } from './collectionQuery.js';
 import type { Reply } from './keyedRoute.js';
+import type { BatchAnswer, ItemBody, PageBody } from './publicSchemas.js';
+
+// Bodies are typed by the schemas of the OpenAPI document (publicSchemas.ts): a field added here
+// and not there does not compile. They are not parsed at run time: this is the hot path.
 
 /**
  * GET /public/data/:dataId: the item without its version, tagged by it; last modified at its
@@ -12,11 +16,8 @@ import type { Reply } from './keyedRoute.js';
  */
 export const itemReply = (item: ItemRecord): Reply => {
   const { id, dataId, collectionId, data, createdAt, updatedAt } = item;
-  return {
-    body: JSON.stringify({ id, dataId, collectionId, data, createdAt, updatedAt }),
-    etag: weakEtag(['item', dataId, item.version]),
-    lastModified: httpDate(updatedAt),
-  };
+  const body: ItemBody = { id, dataId, collectionId, data, createdAt, updatedAt };
+  return { body: JSON.stringify(body), etag: weakEtag(['item', dataId, item.version]), lastModified: httpDate(updatedAt) };
 };
 
 /** The item replies cache key: the internal id changes when a deleted dataId is created again, whose version may repeat. */
@@ -28,7 +29,7 @@ export const itemStamp = (item: ItemRecord): string => `${item.id}@${item.versio
  * No Last-Modified: an item leaving the answer (deleted) leaves no time behind to compare with.
  */
 export const batchReply = (request: BatchRequest, items: readonly (ItemRecord | null | undefined)[]): Reply => {
-  const data: { dataId: string; data: Readonly<Record<string, unknown>> }[] = [];
+  const data: BatchAnswer['data'] = [];
   const notFound: string[] = [];
   request.dataIds.forEach((dataId, index) => {
     const item = items[index];
@@ -36,7 +37,8 @@ export const batchReply = (request: BatchRequest, items: readonly (ItemRecord | 
     else notFound.push(dataId);
   });
   const tag = ['batch', request.fields === null ? '*' : request.fields.join('\u0001'), ...request.dataIds.map((dataId, index) => batchStamp(dataId, items[index]))];
-  return { body: JSON.stringify({ data, found: data.length, notFound }), etag: weakEtag(tag), lastModified: null };
+  const body: BatchAnswer = { data, found: data.length, notFound };
+  return { body: JSON.stringify(body), etag: weakEtag(tag), lastModified: null };
 };
 
 /** One id of a batch in its ETag: found (internal id and version: a re-created item may repeat a version) or not. */
@@ -50,7 +52,7 @@ export const pageCacheEntry = (slug: string, query: CollectionQuery, result: Pag
 
 /** GET /public/collections/:slug/data: one page, tagged by the query, the total and the items' versions. */
 export const pageReply = (slug: string, query: CollectionQuery, result: PageResult): Reply => {
-  const body = {
+  const body: PageBody = {
     data: result.items.map((item) => ({ dataId: item.dataId, data: item.data })),
     total: result.total,
     page: query.page,

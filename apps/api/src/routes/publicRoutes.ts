@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
-import { isValidDataId, isValidSlug, NotFoundError, ValidationError } from '@pubstream/domain';
-import { readJsonBody } from '@pubstream/http';
+import { dataIdSchema, NotFoundError, slugSchema, ValidationError } from '@pubstream/domain';
+import { mountRoute, readJsonBody } from '@pubstream/http';
 import type { ReadModel } from '@pubstream/read-model';
 import { backendCall } from '../http/backendCall.js';
 import type { ReplyEdge } from '../http/replyEdge.js';
@@ -8,21 +8,23 @@ import type { PublicAccess } from '../publicAccess.js';
 import { parseBatchRequest } from './batchRequest.js';
 import { BUILT_IN_SORT_FIELDS, parseCollectionQuery } from './collectionQuery.js';
 import { keyedRoute } from './keyedRoute.js';
+import { publicContracts } from './publicContract.js';
 import { batchReply, itemReply, itemStamp, pageCacheEntry, pageReply } from './publicReplies.js';
 import { createReplyCache } from './replyCache.js';
 
-/** The three read routes of the specification (Endpoints 1-3). */
+/** The three read routes of the specification (Endpoints 1-3), where their contracts (publicContract.ts) say. */
 export const publicRoutes = (router: Router, deps: { readModel: ReadModel; access: PublicAccess; edge: ReplyEdge }): void => {
   const { readModel, access, edge } = deps;
   // Hot items and pages are read far more often than they change: serialize and hash once per version.
   const itemReplies = createReplyCache({ maxChars: 32 * 2 ** 20 });
   const pageReplies = createReplyCache({ maxChars: 32 * 2 ** 20 });
 
-  router.get(
-    '/public/data/:dataId',
+  mountRoute(
+    router,
+    publicContracts.item,
     keyedRoute(access, edge, async (ctx) => {
       const dataId = ctx.params.dataId ?? '';
-      if (!isValidDataId(dataId)) throw new ValidationError('Invalid dataId format');
+      if (!dataIdSchema.safeParse(dataId).success) throw new ValidationError('Invalid dataId format');
       const item = await backendCall(readModel.getItem(dataId));
       if (item === null) {
         await access.confirmMiss();
@@ -32,8 +34,9 @@ export const publicRoutes = (router: Router, deps: { readModel: ReadModel; acces
     }),
   );
 
-  router.post(
-    '/public/batch',
+  mountRoute(
+    router,
+    publicContracts.batch,
     keyedRoute(access, edge, async (ctx) => {
       const request = parseBatchRequest(await readJsonBody(ctx));
       const items = await backendCall(readModel.getItems(request.dataIds));
@@ -43,8 +46,9 @@ export const publicRoutes = (router: Router, deps: { readModel: ReadModel; acces
     }),
   );
 
-  router.get(
-    '/public/collections/:slug/data',
+  mountRoute(
+    router,
+    publicContracts.collectionPage,
     keyedRoute(access, edge, async (ctx) => {
       const slug = ctx.params.slug ?? '';
       // The specification's 404 text (its Errors table: `Data not found`), as for an item: a client
@@ -52,7 +56,7 @@ export const publicRoutes = (router: Router, deps: { readModel: ReadModel; acces
       const notFound = () => new NotFoundError('Data not found');
       // Checked before the collection is known, so a bad page is 400 even for an unknown slug.
       parseCollectionQuery({ ...ctx.query, sort: undefined }, BUILT_IN_SORT_FIELDS);
-      if (!isValidSlug(slug)) throw notFound();
+      if (!slugSchema.safeParse(slug).success) throw notFound();
       // Null only when a caught-up read model said so (else 503): the miss is confirmed.
       const collection = await access.getCollection(slug);
       if (collection === null) throw notFound();

@@ -1,0 +1,118 @@
+import { dataIdSchema, slugSchema } from '@pubstream/domain';
+import { errorBodySchema, operationsContracts, type ResponseContract, type RouteContract } from '@pubstream/http';
+import { z } from 'zod';
+import { batchBodySchema } from './batchRequest.js';
+import { collectionQuerySchema } from './collectionQuery.js';
+import { RATE_HEADERS } from './publicHeaders.js';
+import { batchAnswerSchema, itemSchema, pageSchema } from './publicSchemas.js';
+import { streamEventSchemas, subscribeQuerySchema } from './streamEventSchemas.js';
+
+// The public API's route table (docs/public-api.md): one entry per route, mounted by
+// publicRoutes.ts and the subscribe route, and the only source of GET /openapi.json.
+
+// ── Positions (the positions issue, branch pos-core) ──────────────────────────────────────────
+// The one place where they join the contract: the `X-Position` header (add it to publicHeaders.ts
+// and name it here), the `minPosition` query parameter of the reads (add it to `positionQuery`),
+// and `GET /public/collections/{slug}/changes` (one entry in `publicContracts`, below).
+const POSITION_HEADERS: readonly string[] = [];
+const positionQuery = {};
+// ──────────────────────────────────────────────────────────────────────────────────────────────
+
+const error = (description: string, headers: readonly string[] = ['X-Request-Id']): ResponseContract => ({ description, body: errorBodySchema, headers });
+const READ_HEADERS = [...RATE_HEADERS, ...POSITION_HEADERS];
+
+/** The refusals every keyed route shares, in the order they are checked: key, domain, rate limit, backend. */
+const refusals = {
+  '401': error('`Invalid API key`: missing, malformed, unknown or deleted key, or a test key where test keys are refused'),
+  '403': error('`Domain not allowed for this API key`'),
+  '429': error('`Rate limit exceeded. Try again in N seconds.` (the window) or `Rate limit exceeded. Try again later.` (the monthly quota)', [...RATE_HEADERS, 'Retry-After']),
+  '503': error('A backend is unavailable, or the read model has not caught up: retry', ['X-Request-Id', 'Retry-After']),
+};
+
+const notModified: ResponseContract = { description: 'Not modified: the `If-None-Match` tag is current (counts against the rate limit)', headers: [...READ_HEADERS, 'ETag'] };
+
+export const publicContracts = {
+  item: {
+    method: 'get',
+    path: '/public/data/{dataId}',
+    operationId: 'getItem',
+    summary: 'Get one item',
+    tags: ['Public reads'],
+    security: ['apiKey'],
+    pathParams: z.object({ dataId: dataIdSchema }),
+    query: z.object(positionQuery),
+    requestHeaders: ['If-None-Match'],
+    responses: {
+      '200': { description: 'The item', body: itemSchema, headers: [...READ_HEADERS, 'ETag'] },
+      '304': notModified,
+      '400': error('`Invalid dataId format`', READ_HEADERS),
+      '404': error('`Data not found`', READ_HEADERS),
+      ...refusals,
+    },
+  },
+  batch: {
+    method: 'post',
+    path: '/public/batch',
+    operationId: 'getItems',
+    summary: 'Get up to 100 items at once',
+    tags: ['Public reads'],
+    security: ['apiKey'],
+    body: { schema: batchBodySchema, description: 'At most 1 MiB (after `Content-Encoding` gzip, deflate or br)' },
+    responses: {
+      '200': { description: 'The items found in request order, and the ids not found', body: batchAnswerSchema, headers: READ_HEADERS },
+      '400': error('Invalid body (`Invalid dataId format`, `Too many dataIds: …`, `Request body is not valid JSON`, …)', READ_HEADERS),
+      '413': error('Body over 1 MiB'),
+      '415': error('`Content-Type` is not application/json, or an unknown `Content-Encoding`'),
+      ...refusals,
+    },
+  },
+  collectionPage: {
+    method: 'get',
+    path: '/public/collections/{slug}/data',
+    operationId: 'getCollectionPage',
+    summary: 'Get one page of a collection',
+    description: 'Ties are ordered by dataId; items without the sort field come last.',
+    tags: ['Public reads'],
+    security: ['apiKey'],
+    pathParams: z.object({ slug: slugSchema }),
+    query: collectionQuerySchema.extend(positionQuery),
+    requestHeaders: ['If-None-Match'],
+    responses: {
+      '200': { description: 'One page (empty past the last)', body: pageSchema, headers: [...READ_HEADERS, 'ETag'] },
+      '304': notModified,
+      '400': error('Invalid page, limit, sort or order; the message names the allowed values', READ_HEADERS),
+      '404': error('`Collection not found: <slug>` (also for a slug that cannot exist)', READ_HEADERS),
+      ...refusals,
+    },
+  },
+  subscribe: {
+    method: 'get',
+    path: '/subscribe',
+    operationId: 'subscribe',
+    summary: 'Live changes as Server-Sent Events',
+    description:
+      'Needs a plan with reactive mode. The stream: `connected`, then the snapshot (`update` per existing item, `update` per collection with its page 1), then the changes (`update`, `delete`); a `: ping` comment line every 15 s; at the end of its life (`ttlMs`) or when the server ends it, `reconnect` and close. Each event is `event: <name>` and one `data: <JSON>` line; `x-sse-events` gives the JSON of each. See docs/subscriptions.md.',
+    tags: ['Live'],
+    security: [],
+    query: subscribeQuerySchema,
+    responses: {
+      '200': {
+        description: 'The stream',
+        contentType: 'text/event-stream',
+        text: { type: 'string', description: 'Server-Sent Events: connected, update, delete, reconnect; `: ping` heartbeat comments' },
+        events: streamEventSchemas,
+        headers: [...READ_HEADERS],
+      },
+      '400': error('Nothing to subscribe to, too many collections (25) or dataIds (100), or an invalid slug or dataId', READ_HEADERS),
+      '401': refusals['401'],
+      '403': error('`Domain not allowed for this API key`, or `Real-time subscriptions require a plan with reactive mode (Business or higher)`'),
+      '404': error('`Collection not found: <slugs>`', READ_HEADERS),
+      '429': error('The rate limit, or too many open streams for this key or address', [...RATE_HEADERS, 'Retry-After']),
+      '503': refusals['503'],
+    },
+  },
+  // Further routes: one entry here, and their handler in publicRoutes.ts.
+} as const satisfies Record<string, RouteContract>;
+
+/** Every route of the public port, in the order of the document. */
+export const publicRouteContracts = (): RouteContract[] => [...Object.values(publicContracts), ...operationsContracts({ metricsSecurity: [] })];
