@@ -22,6 +22,8 @@ const EXIT_WITHIN_MS = 10_000;
 
 interface DrainFigures {
   readonly unready: ProbeResult | undefined;
+  /** ms from the signal until the first /readyz that was not 200 had its answer (or refusal). */
+  readonly unreadyMs: number | null;
   readonly exitCode: number | string | null;
   readonly exitedAfterMs: number;
   readonly movedAfterMs: number | null;
@@ -63,8 +65,10 @@ const signalUnderClients = async (cluster: DistributedCluster, key: string, agen
   const exitedAfterMs = performance.now() - signalledAt;
   const movedAfterMs = await eventually('every stream on the other node', async () => (streams.openOn(1) === STREAMS ? performance.now() - signalledAt : undefined), WINDOW_MS + 15_000, 50).catch(() => null);
   await readiness.stop();
+  const unready = readiness.results.find((result) => result.sentAt >= signalledAt && result.status !== 200);
   return {
-    unready: readiness.results.find((result) => result.sentAt >= signalledAt && result.status !== 200),
+    unready,
+    unreadyMs: unready ? unready.sentAt + unready.ms - signalledAt : null,
     exitCode,
     exitedAfterMs,
     movedAfterMs,
@@ -74,7 +78,7 @@ const signalUnderClients = async (cluster: DistributedCluster, key: string, agen
 };
 
 const report = (figures: DrainFigures): { line: string; problems: string[] } => {
-  const unreadyMs = figures.unready ? figures.unready.sentAt + figures.unready.ms : null;
+  const unreadyMs = figures.unreadyMs;
   const count = (predicate: (attempt: Attempt) => boolean) => figures.attempts.filter(predicate).length;
   const late503 = figures.attempts.filter((attempt) => attempt.status === 503 && attempt.at > NO_503_AFTER_MS);
   const line =
@@ -82,8 +86,8 @@ const report = (figures: DrainFigures): { line: string; problems: string[] } => 
     `${count((a) => a.status === 503)} × 503 after the signal (${late503.length} later than 1 s), ${count((a) => a.status === null)} connection errors; ` +
     `${STREAMS} streams on the other node ${figures.movedAfterMs === null ? 'never' : `after ${seconds(figures.movedAfterMs)}`}; request in flight ${figures.inFlight.status} Connection: ${figures.inFlight.headers.connection}`;
   const problems = problemsOf([
-    (figures.unready === undefined || unreadyMs! > UNREADY_WITHIN_MS) && `/readyz not 503 or refused within ${UNREADY_WITHIN_MS} ms of SIGTERM`,
-    ...late503.slice(0, 5).map((attempt) => `${attempt.kind} got 503 on node ${attempt.node} at +${Math.round(attempt.at)} ms`),
+    (unreadyMs === null || unreadyMs > UNREADY_WITHIN_MS) && `/readyz not 503 or refused within ${UNREADY_WITHIN_MS} ms of SIGTERM`,
+    ...late503.slice(0, 5).map((attempt) => `${attempt.kind} got 503 on node ${attempt.node} at +${Math.round(attempt.at)} ms: ${attempt.body ?? ''}`),
     figures.exitCode !== 0 && `exit code ${figures.exitCode}`,
     figures.exitedAfterMs > EXIT_WITHIN_MS && `exited after ${Math.round(figures.exitedAfterMs)} ms`,
     figures.movedAfterMs === null && `the streams did not all reconnect to the other node`,
