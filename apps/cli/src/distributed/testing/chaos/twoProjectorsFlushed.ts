@@ -1,9 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import { eventually, sleep } from '@pubstream/testing';
 import { ADMIN_TOKEN } from '../adminHttp.js';
 import type { DistributedCluster } from '../distributedCluster.js';
 import { scrapeProjector, watchActiveProjectors } from '../projectorScrape.js';
 import { differencesFromRebuild } from '../rebuildComparison.js';
+import { redisFaults } from '../redisFaults.js';
 import { startWriteLoad } from '../writeLoad.js';
 import { withChaosCluster } from './chaosCluster.js';
 import { createReaderKey, finalReadProblems } from './finalReads.js';
@@ -32,7 +32,8 @@ export const twoProjectorsFlushed: ChaosScenario = {
       const load = startWriteLoad({ adminUrl: cluster.admin.url, token: ADMIN_TOKEN, collection: 'flush', dataIds: ITEMS, perSecond: 5 });
       const watch = watchActiveProjectors(cluster.projectors.map((node) => node.url), 100);
       await sleep(2_000);
-      execFileSync('redis-cli', ['-p', String(redis.port), 'FLUSHALL']);
+      const faults = await redisFaults(redis.url);
+      await faults.flushAll().finally(() => faults.close());
       const flushedAt = watch.samples.at(-1)?.at ?? 0;
       await sleep(6_000);
       await load.stop();
