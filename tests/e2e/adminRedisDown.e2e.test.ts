@@ -1,6 +1,5 @@
 import { createSqliteEventStore, openSqliteDatabase, type EventStore } from '@pubstream/event-store';
 import { describeWithBackend, startLocalRedis, eventually, type LocalRedis } from '@pubstream/testing';
-import { createClient } from 'redis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ADMIN_TOKEN } from '../../apps/cli/src/distributed/testing/adminHttp.js';
 import { startDistributedCluster, type DistributedCluster } from '../../apps/cli/src/distributed/testing/distributedCluster.js';
@@ -10,7 +9,8 @@ import { startNodeProcess, type NodeProcess } from '../../apps/cli/src/distribut
 // `pubstream projector`, with this file's own Redis killed under it. A write whose events are in
 // the log is never answered as failed: 202 with its log position and the resource built from its
 // events. A retry with the same Idempotency-Key answers the same after Redis is back, after the
-// admin restarted and on another admin node sharing the log (docs/admin-api.md).
+// admin restarted and on another admin node sharing the log (docs/admin-api.md). Writes while its
+// client connections are killed every 100 ms: the chaos tier (tests/chaos/redisClientKill.e2e.test.ts).
 
 interface Answer {
   status: number;
@@ -50,38 +50,6 @@ describeWithBackend('kafka', 'admin writes while the Redis read model is down', 
     await cluster?.stop();
     await redis?.stop();
   }, 60_000);
-
-  it('with its Redis connections killed every 100 ms, no keyed write answers 5xx, retries answer the same, nothing is written twice', async () => {
-    const killer = createClient({ url: redis.url });
-    killer.on('error', () => undefined);
-    await killer.connect();
-    let killing = true;
-    const kills = (async () => {
-      while (killing) {
-        await killer.sendCommand(['CLIENT', 'KILL', 'TYPE', 'normal', 'SKIPME', 'yes']).catch(() => undefined);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    })();
-    const writes: { path: string; body: unknown; key: string; answer: Answer }[] = [];
-    try {
-      for (let i = 0; i < 30; i++) {
-        const path = `/admin/collections/outage/items/flaky-${i % 10}`;
-        const body = { data: { i } };
-        writes.push({ path, body, key: `flaky-${i}`, answer: await admin('PUT', path, { body, key: `flaky-${i}` }) });
-      }
-    } finally {
-      killing = false;
-      await kills;
-      await killer.quit();
-    }
-    expect(writes.map((write) => write.answer.status).filter((status) => status >= 300)).toEqual([]);
-    for (const write of writes) {
-      const retry = await admin('PUT', write.path, { body: write.body, key: write.key });
-      expect({ status: retry.status, body: retry.body }, write.key).toEqual({ status: write.answer.status, body: write.answer.body });
-    }
-    // Ten items, three writes each: one creation and two updates, whatever was retried.
-    for (let n = 0; n < 10; n++) expect((await log.readStream(`item-flaky-${n}`)).map((e) => e.type)).toEqual(['ItemCreated', 'ItemUpdated', 'ItemUpdated']);
-  }, 120_000);
 
   it('answers committed writes 202 with their position and resource, refuses uncommittable ones 503, and replays the same answers', async () => {
     const created = (await admin('GET', '/admin/collections/outage/items/before')).body as { createdAt: string };

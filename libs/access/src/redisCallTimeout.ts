@@ -12,7 +12,10 @@ export class RedisCallTimeoutError extends Error {
  */
 export const withRedisTimeout = <T>(call: Promise<T>, ms: number): Promise<T> =>
   new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new RedisCallTimeoutError(ms)), ms);
+    // When the timer is due, look at the socket once more first (setImmediate runs after the loop's
+    // I/O poll): a process busy past the bound may have the reply waiting there, and timers run
+    // before I/O (docs/operations.md, "Timeouts").
+    const timer = setTimeout(() => setImmediate(() => reject(new RedisCallTimeoutError(ms))), ms);
     call.then(
       (value) => {
         clearTimeout(timer);

@@ -32,7 +32,10 @@ export const boundedRedisCall = <T>(call: Promise<T>, timeoutMs: number | undefi
   if (timeoutMs === undefined) return call.catch((error: unknown) => Promise.reject(asUnavailable(error)));
   // One promise and one timer per command: this is on every request's path.
   return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new ServiceUnavailableError(undefined, { cause: new RedisTimeoutError(timeoutMs) })), timeoutMs);
+    // When the timer is due, look at the socket once more before giving up (setImmediate runs after
+    // the loop's I/O poll): if this process was busy past the bound, the reply may be waiting there,
+    // and timers run before I/O. Without this a healthy Redis was answered 503 on a starved machine.
+    const timer = setTimeout(() => setImmediate(() => reject(new ServiceUnavailableError(undefined, { cause: new RedisTimeoutError(timeoutMs) }))), timeoutMs);
     call.then(
       (value) => {
         clearTimeout(timer);

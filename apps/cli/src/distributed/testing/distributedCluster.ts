@@ -18,6 +18,17 @@ const waitUntilCaughtUp = async (adminUrl: string): Promise<void> => {
   }
 };
 
+/** The environment of every process of a cluster: a new SQLite log in `dir`, a fresh topic. */
+export const clusterEnv = (options: { readonly dir: string; readonly redisUrl: string; readonly brokers: string; readonly env?: Record<string, string> }): Record<string, string> => ({
+  EVENT_STORE_URL: `sqlite:${join(options.dir, 'events.db')}`,
+  REDIS_URL: options.redisUrl,
+  KAFKA_BROKERS: options.brokers,
+  KAFKA_TOPIC: `pubstream-e2e-${randomUUID()}`,
+  ADMIN_TOKEN,
+  PROJECTOR_LEASE_TTL_MS: '2000',
+  ...options.env,
+});
+
 export interface DistributedCluster {
   readonly redisUrl: string;
   /** The environment every process of this cluster gets. */
@@ -46,15 +57,7 @@ export const startDistributedCluster = async (options: {
   readonly env?: Record<string, string>;
 }): Promise<DistributedCluster> => {
   const dir = mkdtempSync(join(tmpdir(), 'pubstream-distributed-'));
-  const env = {
-    EVENT_STORE_URL: `sqlite:${join(dir, 'events.db')}`,
-    REDIS_URL: options.redisUrl,
-    KAFKA_BROKERS: options.brokers,
-    KAFKA_TOPIC: `pubstream-e2e-${randomUUID()}`,
-    ADMIN_TOKEN,
-    PROJECTOR_LEASE_TTL_MS: '2000',
-    ...options.env,
-  };
+  const env = clusterEnv({ ...options, dir });
   const all: NodeProcess[] = [];
   const projectors: NodeProcess[] = [];
   const startProjector = async (extraEnv: Record<string, string> = {}, waitUntilHealthy = true) => {

@@ -9,7 +9,19 @@ export interface Attempt {
   /** null: no answer (connection refused or reset). */
   readonly status: number | null;
   readonly error: string | null;
+  /** The start of the body of a refusal (not 200), to tell why. */
+  body?: string;
 }
+
+/** Records the first 200 characters of a refusal's body on its attempt, then calls `ended`. */
+const keepRefusalBody = (response: http.IncomingMessage, attempt: Attempt, ended: () => void): void => {
+  attempt.body = '';
+  response.setEncoding('utf8');
+  response.on('data', (chunk: string) => {
+    if (attempt.body!.length < 200) attempt.body += chunk.slice(0, 200 - attempt.body!.length);
+  });
+  response.once('end', ended);
+};
 
 /**
  * Clients of a service with several nodes, as browsers behind a load balancer behave: they share
@@ -62,9 +74,10 @@ export const openFailoverStreams = async (options: {
       later(20, () => connect(stream, onConnected));
     };
     const request = http.get(`${options.nodes[node]}${options.path}`, { agent: options.agent }, (response) => {
-      attempts.push({ at: performance.now(), node, kind: 'stream', status: response.statusCode ?? null, error: null });
+      const attempt: Attempt = { at: performance.now(), node, kind: 'stream', status: response.statusCode ?? null, error: null };
+      attempts.push(attempt);
       if (response.statusCode !== 200) {
-        response.resume();
+        keepRefusalBody(response, attempt, () => undefined);
         if (response.statusCode === 503) failOver();
         return;
       }
@@ -133,9 +146,12 @@ export const startFailoverPoller = (options: {
       if (!closed) timer = setTimeout(poll, failed ? 0 : options.everyMs);
     };
     const request = http.get(`${options.nodes[current]}${options.path}`, { agent: options.agent, headers: options.headers }, (response) => {
-      attempts.push({ at: performance.now(), node: current, kind: 'poll', status: response.statusCode ?? null, error: null });
-      response.resume();
-      response.once('end', () => next(response.statusCode === 503));
+      const attempt: Attempt = { at: performance.now(), node: current, kind: 'poll', status: response.statusCode ?? null, error: null };
+      attempts.push(attempt);
+      if (response.statusCode === 200) {
+        response.resume();
+        response.once('end', () => next(false));
+      } else keepRefusalBody(response, attempt, () => next(response.statusCode === 503));
     });
     request.on('error', (error: NodeJS.ErrnoException) => {
       attempts.push({ at: performance.now(), node: current, kind: 'poll', status: null, error: error.code ?? error.message });

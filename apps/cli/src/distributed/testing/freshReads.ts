@@ -16,7 +16,8 @@ export interface FreshnessCheck {
 export const checkFreshReads = (options: {
   readonly apiUrls: readonly string[];
   readonly key: string;
-  readonly origin: string;
+  /** Sent as Origin (a browser's read); omitted for a server-side client. */
+  readonly origin?: string;
   readonly load: WriteLoad;
   readonly withinMs: number;
   readonly everyMs?: number;
@@ -26,7 +27,7 @@ export const checkFreshReads = (options: {
   let running = true;
   const readN = async (url: string, dataId: string): Promise<number | null> => {
     try {
-      const response = await fetch(`${url}/public/data/${dataId}`, { headers: { 'X-API-Key': options.key, Origin: options.origin }, signal: AbortSignal.timeout(1_000) });
+      const response = await fetch(`${url}/public/data/${dataId}`, { headers: { 'X-API-Key': options.key, ...(options.origin === undefined ? {} : { Origin: options.origin }) }, signal: AbortSignal.timeout(1_000) });
       const body = (await response.json()) as { data?: { n?: unknown } };
       return response.ok && typeof body.data?.n === 'number' ? body.data.n : null;
     } catch {

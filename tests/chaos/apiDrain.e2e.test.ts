@@ -1,0 +1,5 @@
+import { apiDrain } from '../../apps/cli/src/distributed/testing/chaos/apiDrain.js';
+import { chaosTest } from './chaosScenario.js';
+
+// Issue 23's chaos suite: the scenario and its bounds live in the module (shared with `npm run chaos`).
+chaosTest(apiDrain, 120_000);

@@ -1,0 +1,5 @@
+import { redisFlushed } from '../../apps/cli/src/distributed/testing/chaos/redisFlushed.js';
+import { chaosTest } from './chaosScenario.js';
+
+// Issue 23's chaos suite: the scenario and its bounds live in the module (shared with `npm run chaos`).
+chaosTest(redisFlushed, 120_000);
