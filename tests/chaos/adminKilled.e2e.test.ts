@@ -2,4 +2,4 @@ import { adminKilled } from '../../apps/cli/src/distributed/testing/chaos/adminK
 import { chaosTest } from './chaosScenario.js';
 
 // The chaos suite: the scenario and its bounds live in the module (shared with `npm run chaos`).
-chaosTest(adminKilled, 120_000);
+chaosTest(adminKilled, 300_000);

@@ -2,4 +2,4 @@ import { apiKilled } from '../../apps/cli/src/distributed/testing/chaos/apiKille
 import { chaosTest } from './chaosScenario.js';
 
 // The chaos suite: the scenario and its bounds live in the module (shared with `npm run chaos`).
-chaosTest(apiKilled, 120_000);
+chaosTest(apiKilled, 300_000);

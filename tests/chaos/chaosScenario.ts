@@ -5,7 +5,8 @@ import type { ChaosScenario } from '../../apps/cli/src/distributed/testing/chaos
 /**
  * Registers one chaos scenario as a test (docs/testing.md, "The chaos tier"): it runs on the
  * suite's Kafka (or a broker of its own), prints its one line of figures, and fails with every
- * bound of issue 23 it broke.
+ * bound of issue 23 it broke. `timeoutMs` only guards against a hang: a scenario bounds its own
+ * waits, and on a machine at a load of 50 starting its processes alone can take a minute.
  */
 export const chaosTest = (scenario: ChaosScenario, timeoutMs: number): void => {
   describeWithBackend('kafka', `chaos: ${scenario.name}`, (brokers) => {

@@ -2,4 +2,4 @@ import { eventLogLocked } from '../../apps/cli/src/distributed/testing/chaos/eve
 import { chaosTest } from './chaosScenario.js';
 
 // The chaos suite: the scenario and its bounds live in the module (shared with `npm run chaos`).
-chaosTest(eventLogLocked, 120_000);
+chaosTest(eventLogLocked, 300_000);

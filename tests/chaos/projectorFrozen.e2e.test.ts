@@ -2,4 +2,4 @@ import { projectorFrozen } from '../../apps/cli/src/distributed/testing/chaos/pr
 import { chaosTest } from './chaosScenario.js';
 
 // The chaos suite: the scenario and its bounds live in the module (shared with `npm run chaos`).
-chaosTest(projectorFrozen, 120_000);
+chaosTest(projectorFrozen, 300_000);

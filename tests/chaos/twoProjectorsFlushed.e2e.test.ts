@@ -2,4 +2,4 @@ import { twoProjectorsFlushed } from '../../apps/cli/src/distributed/testing/cha
 import { chaosTest } from './chaosScenario.js';
 
 // Issue 23's chaos suite: the scenario and its bounds live in the module (shared with `npm run chaos`).
-chaosTest(twoProjectorsFlushed, 120_000);
+chaosTest(twoProjectorsFlushed, 300_000);
