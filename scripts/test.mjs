@@ -76,7 +76,16 @@ if (prepared.ok) {
   if (process.env.CI && useContainers) ok = false;
 }
 
-if (ok && !interrupted) ok = await step('tests', 'npx', ['vitest', 'run', ...process.argv.slice(2)]);
+const filters = process.argv.slice(2);
+if (filters.length > 0) {
+  if (ok && !interrupted) ok = await step('tests', 'npx', ['vitest', 'run', ...filters]);
+} else {
+  // The chaos tier kills, freezes and floods whole profiles and measures how fast they recover:
+  // it runs after the rest, one scenario at a time, so that its bounds are not eaten by the
+  // other tiers' load (docs/testing.md, "The chaos tier").
+  if (ok && !interrupted) ok = await step('tests', 'npx', ['vitest', 'run', '--exclude', 'tests/chaos/**']);
+  if (ok && !interrupted) ok = await step('chaos tier', 'npx', ['vitest', 'run', 'tests/chaos', '--no-file-parallelism']);
+}
 
 if (useContainers) {
   console.log('\n▶ cleanup');
