@@ -10,6 +10,9 @@ import type { CachePolicy } from './http/cachePolicy.js';
 import { corsPreflight } from './http/cors.js';
 import { rateLimitRefusals } from './http/rateLimitRefusals.js';
 import { createReplyEdge } from './http/replyEdge.js';
+import { createMinPositionGate } from './positions/minPosition.js';
+import { createPollingPositionWaiter } from './positions/pollingPositionWaiter.js';
+import type { PositionWaiter } from './positions/positionWaiter.js';
 import { createPublicAccess, type PublicAccess } from './publicAccess.js';
 import { publicApiReference } from './routes/operationsRoutes.js';
 import { createPublicRouter } from './routes/publicRouter.js';
@@ -35,6 +38,8 @@ export interface ApiConfig {
   readonly cache?: CachePolicy;
   /** COMPRESSION_MIN_BYTES (default 1024). */
   readonly compressionMinBytes?: number;
+  /** MIN_POSITION_WAIT_MS: the bound of a `?minPosition=` wait (default 2000 ms). */
+  readonly minPositionWaitMs?: number;
 }
 
 export interface ApiAppDeps {
@@ -55,12 +60,19 @@ export interface ApiAppDeps {
   readonly streams?: Omit<SubscribeRouteDeps, 'access'>;
   /** Set when the process begins to leave (SIGTERM): /readyz answers 503 at once. */
   readonly drain?: { readonly draining: boolean };
+  /**
+   * Waits for this node to apply a position (`?minPosition=`, resumes): the in-process projector's
+   * in the embedded profile; by default a poller of `stores.readModel.appliedPosition()`.
+   */
+  readonly positionWaiter?: PositionWaiter;
 }
 
 export interface ApiApp {
   readonly app: Koa;
   readonly access: PublicAccess;
   readonly usage: UsageRecorder;
+  /** This node's position waiter (for the stream's resumes ahead of the node). */
+  readonly positionWaiter: PositionWaiter;
   /** A node:http request listener. */
   callback(): ReturnType<Koa['callback']>;
   /** Unsubscribes from the change stream and flushes usage counts. Does not close the adapters. */
@@ -81,6 +93,8 @@ export const createApiApp = async (deps: ApiAppDeps): Promise<ApiApp> => {
   await access.start();
 
   const edge = createReplyEdge({ cache: deps.config.cache, compressionMinBytes: deps.config.compressionMinBytes });
+  const positionWaiter = deps.positionWaiter ?? createPollingPositionWaiter({ applied: () => deps.stores.readModel.appliedPosition() });
+  const minPosition = createMinPositionGate(positionWaiter, deps.config.minPositionWaitMs ?? 2_000);
   const readiness = createApiReadiness({
     ping: () => deps.stores.ping(),
     readModel: deps.stores.readModel,
@@ -89,7 +103,7 @@ export const createApiApp = async (deps: ApiAppDeps): Promise<ApiApp> => {
     timeoutMs: deps.config.readinessTimeoutMs ?? 1_000,
   });
   const subscribe = deps.streams ? createSubscribeRoute({ ...deps.streams, access }) : null;
-  const router = createPublicRouter({ readModel: deps.stores.readModel, access, edge, subscribe, readiness, metrics });
+  const router = createPublicRouter({ readModel: deps.stores.readModel, history: deps.stores.history, access, edge, minPosition, subscribe, readiness, metrics });
 
   const app = new Koa({ proxy: false });
   app.silent = true;
@@ -106,8 +120,10 @@ export const createApiApp = async (deps: ApiAppDeps): Promise<ApiApp> => {
     app,
     access,
     usage,
+    positionWaiter,
     callback: () => app.callback(),
     async close() {
+      positionWaiter.close();
       await access.close();
       await usage.close();
     },

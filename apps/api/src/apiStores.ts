@@ -1,4 +1,4 @@
-import type { KeyStore, ReadModel, UsageStore } from '@pubstream/read-model';
+import type { ChangeHistory, KeyStore, ReadModel, UsageStore } from '@pubstream/read-model';
 
 /**
  * The ports the public API uses (a `Stores` record fits): the public reads; key records by hash
@@ -7,6 +7,8 @@ import type { KeyStore, ReadModel, UsageStore } from '@pubstream/read-model';
  */
 export interface ApiStores {
   readonly readModel: ReadModel;
+  /** The change history: the changes feed (and the stream's resumes). */
+  readonly history: ChangeHistory;
   readonly keys: Pick<KeyStore, 'getKeyByHash' | 'getPlan'>;
   readonly usage: Pick<UsageStore, 'recordUsage'>;
   ping(): Promise<void>;

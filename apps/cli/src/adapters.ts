@@ -50,7 +50,7 @@ export const openStores = async (
   });
   const commandTimeoutMs = options.servesRequests ? config.redisCommandTimeoutMs : undefined;
   // The active generation behind the `ps` pointer, so `projections rebuild` can switch it live.
-  return { stores: await createGenerationalRedisStores(redis, { root: 'ps', commandTimeoutMs }), redis };
+  return { stores: await createGenerationalRedisStores(redis, { root: 'ps', commandTimeoutMs, now }), redis };
 };
 
 export const openChangeStream = (config: Config, logger: Logger, clientId: string, errors?: BackendErrorTally): ChangeStream => {

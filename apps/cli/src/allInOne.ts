@@ -104,6 +104,8 @@ export const startAllInOne = async (options: AllInOneOptions = {}): Promise<AllI
       cacheTtlMs: core.redis === null ? 0 : undefined,
       rateLimiter: openRateLimiter(config, core.redis, now, logger, backendErrors),
       streamSlots: openStreamSlots(core.redis),
+      // Read-your-writes waits on the projector of this process (docs/public-api.md, minPosition).
+      positionWaiter: { reached: (position, timeoutMs) => core.projector.waitFor(position, timeoutMs), close: () => {} },
     });
     cleanups.push(() => publicApi.close());
     const publicServer = await servePublicApi(publicApi, config);
@@ -137,7 +139,7 @@ const startCore = async (config: Config, logger: Logger, now: () => Date, cleanu
   cleanups.push(() => stores.close());
   const changeStream = openChangeStream(config, logger.child({ component: 'change-stream' }), processIdentity('all-in-one'), errors);
   cleanups.push(() => changeStream.close());
-  const projector = createProjector({ eventStore, stores, changeStream, logger: logger.child({ component: 'projector' }), now });
+  const projector = createProjector({ eventStore, stores, changeStream, logger: logger.child({ component: 'projector' }), now, resumeWindowMs: config.resumeWindowMs });
   projector.start();
   cleanups.push(() => projector.stop());
   const head = await catchUpWithLog(eventStore, projector, logger);

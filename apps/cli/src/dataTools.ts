@@ -70,6 +70,7 @@ export const runProjectionsRebuild = async (config: Config, logger: Logger, opti
         eventStore,
         progress: createProgressReporter(process.stderr),
         now,
+        resumeWindowMs: config.resumeWindowMs,
         log: (message) => process.stderr.write(`${message}\n`),
       });
     } finally {

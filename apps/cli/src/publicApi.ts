@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestListener } from 'node:http';
-import { createApiApp, createFanoutHub, createReconnectHints, createStreamAdmission, registerFanoutHubMetrics, type ApiStores } from '@pubstream/api';
+import { createApiApp, createFanoutHub, createReconnectHints, createStreamAdmission, registerFanoutHubMetrics, type ApiStores, type PositionWaiter } from '@pubstream/api';
 import { createMemoryStreamSlots, type RateLimiter, type StreamSlots } from '@pubstream/access';
 import type { ChangeStream } from '@pubstream/change-stream';
 import type { Config } from '@pubstream/config';
@@ -38,6 +38,8 @@ export const createPublicApi = async (deps: {
   rateLimiter?: RateLimiter;
   /** The per-key stream cap shared by many API nodes (Redis); in memory (this process) by default. */
   streamSlots?: StreamSlots;
+  /** The embedded profile's in-process projector waits; distributed nodes poll the read model. */
+  positionWaiter?: PositionWaiter;
 }): Promise<PublicApi> => {
   const { config } = deps;
   const drainSignal = createDrainSignal();
@@ -61,7 +63,9 @@ export const createPublicApi = async (deps: {
       readinessTimeoutMs: config.redisCommandTimeoutMs,
       cache: { maxAgeSeconds: config.cacheMaxAgeSeconds, staleWhileRevalidateSeconds: config.cacheStaleWhileRevalidateSeconds },
       compressionMinBytes: config.compressionMinBytes,
+      minPositionWaitMs: config.minPositionWaitMs,
     },
+    positionWaiter: deps.positionWaiter,
     drain: drainSignal,
     logger: deps.logger,
     now: deps.now,

@@ -69,4 +69,8 @@ export interface Config {
   readonly cacheStaleWhileRevalidateSeconds: number;
   /** COMPRESSION_MIN_BYTES: public JSON answers at least this long are compressed. */
   readonly compressionMinBytes: number;
+  /** RESUME_WINDOW in ms: how long the change history keeps every change (docs/read-models.md). */
+  readonly resumeWindowMs: number;
+  /** MIN_POSITION_WAIT_MS: the bound of a ?minPosition= wait (and of a resume ahead of the node). */
+  readonly minPositionWaitMs: number;
 }

@@ -97,4 +97,6 @@ const toConfig = (values: Env, role: ProcessRole, derived: Derived): Config =>
     cacheMaxAgeSeconds: values.CACHE_MAX_AGE_SECONDS,
     cacheStaleWhileRevalidateSeconds: values.CACHE_STALE_WHILE_REVALIDATE_SECONDS,
     compressionMinBytes: values.COMPRESSION_MIN_BYTES,
+    resumeWindowMs: values.RESUME_WINDOW,
+    minPositionWaitMs: values.MIN_POSITION_WAIT_MS,
   });

@@ -54,6 +54,8 @@ describe('loadConfig', () => {
       cacheMaxAgeSeconds: 0,
       cacheStaleWhileRevalidateSeconds: 0,
       compressionMinBytes: 1_024,
+      resumeWindowMs: 86_400_000,
+      minPositionWaitMs: 2_000,
     });
   });
 
@@ -102,6 +104,8 @@ describe('loadConfig', () => {
         CACHE_MAX_AGE_SECONDS: '5',
         CACHE_STALE_WHILE_REVALIDATE_SECONDS: '30',
         COMPRESSION_MIN_BYTES: '256',
+        RESUME_WINDOW: '30m',
+        MIN_POSITION_WAIT_MS: '500',
       },
       'api',
       CWD,
@@ -142,6 +146,8 @@ describe('loadConfig', () => {
       cacheMaxAgeSeconds: 5,
       cacheStaleWhileRevalidateSeconds: 30,
       compressionMinBytes: 256,
+      resumeWindowMs: 1_800_000,
+      minPositionWaitMs: 500,
     });
   });
 
@@ -181,11 +187,25 @@ describe('loadConfig', () => {
     [{ CACHE_MAX_AGE_SECONDS: '-1' }, 'CACHE_MAX_AGE_SECONDS'],
     [{ CACHE_STALE_WHILE_REVALIDATE_SECONDS: '1.5' }, 'CACHE_STALE_WHILE_REVALIDATE_SECONDS'],
     [{ COMPRESSION_MIN_BYTES: 'big' }, 'COMPRESSION_MIN_BYTES'],
+    [{ RESUME_WINDOW: 'a day' }, 'RESUME_WINDOW'],
+    [{ RESUME_WINDOW: '0' }, 'RESUME_WINDOW'],
+    [{ RESUME_WINDOW: '1.5h' }, 'RESUME_WINDOW'],
+    [{ MIN_POSITION_WAIT_MS: '0' }, 'MIN_POSITION_WAIT_MS'],
   ])('refuses %j with one line naming %s', (env, variable) => {
     const error = errorOf(() => loadConfig(env, 'all-in-one', CWD));
     expect(error.variable).toBe(variable);
     expect(error.message).toContain(variable);
     expect(error.message).not.toContain('\n');
+  });
+
+  it.each([
+    ['90s', 90_000],
+    ['30m', 1_800_000],
+    ['24h', 86_400_000],
+    ['7d', 604_800_000],
+    ['5000', 5_000],
+  ])('reads RESUME_WINDOW=%s as %i ms', (value, ms) => {
+    expect(loadConfig({ RESUME_WINDOW: value }, 'all-in-one', CWD).resumeWindowMs).toBe(ms);
   });
 
   it('never echoes the admin token in an error', () => {

@@ -14,7 +14,7 @@ const item = z.object({ slug: slugSchema, dataId: dataIdSchema });
 const keyId = z.object({ keyId: z.string() });
 const list = <T extends z.ZodType>(schema: T, id: string) => z.object({ data: z.array(schema) }).meta({ id });
 const deleted = {
-  '204': { description: 'Deleted', headers: ['X-Request-Id', 'Idempotent-Replayed'] },
+  '204': { description: 'Deleted', headers: ['X-Request-Id', 'Idempotent-Replayed', 'X-Position'] },
   '202': { description: 'Committed, not yet confirmed by the read model', body: acceptedDeleteSchema, headers: ['X-Request-Id', 'Idempotent-Replayed', 'X-Position'] },
 };
 const base = { security: ['adminToken'] as const };
@@ -60,7 +60,7 @@ const items = {
     ...write, method: 'put', path: '/admin/collections/{slug}/items/{dataId}', summary: 'Create or replace an item', tags: ['Items'], pathParams: item, body: { schema: putItemBody },
     responses: {
       ...written('201', 'Created', itemViewSchema, accepted(itemViewSchema, 'AcceptedItem')),
-      '200': { description: 'Updated (or unchanged)', body: itemViewSchema, headers: ['X-Request-Id', 'Idempotent-Replayed'] },
+      '200': { description: 'Updated (or unchanged)', body: itemViewSchema, headers: ['X-Request-Id', 'Idempotent-Replayed', 'X-Position'] },
       '400': badRequest('dataId or body'), '404': adminError('`Collection not found: <slug>`'), '409': adminError('The dataId belongs to another collection'), ...bodyRefusals, ...tokenRefusals,
     },
   },

@@ -11,6 +11,9 @@ export const adminHeaders: Readonly<Record<string, HeaderContract>> = {
     schema: z.string().min(1).max(MAX_IDEMPOTENCY_KEY_LENGTH),
   },
   'Idempotent-Replayed': { description: '`true` on the recorded answer to a retry', schema: z.literal('true') },
-  'X-Position': { description: 'The log position of a write answered 202: visible once the projector has applied it', schema: z.number().int().min(0) },
+  'X-Position': {
+    description: 'The log position of the write\'s last event (every write that appended events): pass it to the public reads\' `minPosition`; a 202 is visible once the projector has applied it',
+    schema: z.number().int().min(0),
+  },
   Location: { description: 'The new resource', schema: z.string() },
 };

@@ -18,10 +18,11 @@ export const bodyRefusals = {
   '422': adminError('`Idempotency-Key was used with a different request`'),
 } as const;
 
-const WRITE_HEADERS = ['X-Request-Id', 'Idempotent-Replayed'];
+/** X-Position: on every write that appended events (none on a replayed or no-op answer). */
+const WRITE_HEADERS = ['X-Request-Id', 'Idempotent-Replayed', 'X-Position'];
 
 /** The answer of a write: its status, or 202 with the same body plus its position when the read model has not confirmed it in time. */
 export const written = (status: '200' | '201', description: string, body: z.ZodType, acceptedBody: z.ZodType, extraHeaders: readonly string[] = []) => ({
   [status]: { description, body, headers: [...WRITE_HEADERS, ...extraHeaders] },
-  '202': { description: 'Committed, not yet confirmed by the read model: do not write it again (docs/admin-api.md, 202 Accepted)', body: acceptedBody, headers: [...WRITE_HEADERS, 'X-Position'] },
+  '202': { description: 'Committed, not yet confirmed by the read model: do not write it again (docs/admin-api.md, 202 Accepted)', body: acceptedBody, headers: WRITE_HEADERS },
 });

@@ -16,7 +16,8 @@ export interface ReplyEdgeOptions {
 
 /** How a keyed route answers with a Reply: caching headers, 304, compression. */
 export interface ReplyEdge {
-  send(ctx: Context, reply: Reply): Promise<void>;
+  /** `position`: the log position the reply reflects, sent as `X-Position` (on 304s too). */
+  send(ctx: Context, reply: Reply, position?: number): Promise<void>;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -43,8 +44,9 @@ export const createReplyEdge = (options: ReplyEdgeOptions = {}): ReplyEdge => {
   };
 
   return {
-    async send(ctx, reply) {
+    async send(ctx, reply, position) {
       setCacheHeaders(ctx, reply, cacheControl);
+      if (position !== undefined && Number.isFinite(position)) ctx.set('X-Position', String(position));
       if (isNotModified({ ifNoneMatch: ctx.get('If-None-Match'), ifModifiedSince: ctx.get('If-Modified-Since'), method: ctx.method }, reply)) {
         ctx.status = 304;
         return;

@@ -3,20 +3,21 @@ import { errorBodySchema, operationsContracts, type ResponseContract, type Route
 import { z } from 'zod';
 import { batchBodySchema } from './batchRequest.js';
 import { collectionQuerySchema } from './collectionQuery.js';
-import { RATE_HEADERS } from './publicHeaders.js';
-import { batchAnswerSchema, itemSchema, pageSchema } from './publicSchemas.js';
+import { CACHE_HEADERS, RATE_HEADERS } from './publicHeaders.js';
+import { changesQuerySchema } from './changesQuery.js';
+import { batchAnswerSchema, changesAnswerSchema, itemSchema, pageSchema } from './publicSchemas.js';
 import { streamEventSchemas, subscribeQuerySchema } from './streamEventSchemas.js';
 
 // The public API's route table (docs/public-api.md): one entry per route, mounted by
 // publicRoutes.ts and the subscribe route, and the only source of GET /openapi.json.
 
-// ── Positions (the positions issue, branch pos-core) ──────────────────────────────────────────
-// The one place where they join the contract: the `X-Position` header (add it to publicHeaders.ts
-// and name it here), the `minPosition` query parameter of the reads (add it to `positionQuery`),
-// and `GET /public/collections/{slug}/changes` (one entry in `publicContracts`, below).
-const POSITION_HEADERS: readonly string[] = [];
-const positionQuery = {};
-// ──────────────────────────────────────────────────────────────────────────────────────────────
+// Positions (docs/public-api.md, Positions): `X-Position` on every read, `minPosition` on every
+// read's query, and the changes feed.
+const POSITION_HEADERS: readonly string[] = ['X-Position'];
+const positionSchema = z.string().regex(/^[0-9]{1,15}$/);
+const positionQuery = {
+  minPosition: positionSchema.optional().meta({ description: 'Wait (at most MIN_POSITION_WAIT_MS, default 2 s) until this node has applied this position; else 503 with Retry-After' }),
+};
 
 const error = (description: string, headers: readonly string[] = ['X-Request-Id']): ResponseContract => ({ description, body: errorBodySchema, headers });
 const READ_HEADERS = [...RATE_HEADERS, ...POSITION_HEADERS];
@@ -29,7 +30,10 @@ const refusals = {
   '503': error('A backend is unavailable, or the read model has not caught up: retry', ['X-Request-Id', 'Retry-After']),
 };
 
-const notModified: ResponseContract = { description: 'Not modified: the `If-None-Match` tag is current (counts against the rate limit)', headers: [...READ_HEADERS, 'ETag'] };
+const notModified: ResponseContract = {
+  description: 'Not modified: the `If-None-Match` tag (or `If-Modified-Since` date) is current (counts against the rate limit)',
+  headers: [...READ_HEADERS, ...CACHE_HEADERS, 'ETag', 'Last-Modified'],
+};
 
 export const publicContracts = {
   item: {
@@ -41,11 +45,11 @@ export const publicContracts = {
     security: ['apiKey'],
     pathParams: z.object({ dataId: dataIdSchema }),
     query: z.object(positionQuery),
-    requestHeaders: ['If-None-Match'],
+    requestHeaders: ['If-None-Match', 'If-Modified-Since'],
     responses: {
-      '200': { description: 'The item', body: itemSchema, headers: [...READ_HEADERS, 'ETag'] },
+      '200': { description: 'The item', body: itemSchema, headers: [...READ_HEADERS, ...CACHE_HEADERS, 'ETag', 'Last-Modified'] },
       '304': notModified,
-      '400': error('`Invalid dataId format`', READ_HEADERS),
+      '400': error('`Invalid dataId format` or `Invalid position`', READ_HEADERS),
       '404': error('`Data not found`', READ_HEADERS),
       ...refusals,
     },
@@ -57,9 +61,12 @@ export const publicContracts = {
     summary: 'Get up to 100 items at once',
     tags: ['Public reads'],
     security: ['apiKey'],
+    query: z.object(positionQuery),
+    requestHeaders: ['If-None-Match'],
     body: { schema: batchBodySchema, description: 'At most 1 MiB (after `Content-Encoding` gzip, deflate or br)' },
     responses: {
-      '200': { description: 'The items found in request order, and the ids not found', body: batchAnswerSchema, headers: READ_HEADERS },
+      '200': { description: 'The items found in request order, and the ids not found', body: batchAnswerSchema, headers: [...READ_HEADERS, ...CACHE_HEADERS, 'ETag'] },
+      '304': notModified,
       '400': error('Invalid body (`Invalid dataId format`, `Too many dataIds: …`, `Request body is not valid JSON`, …)', READ_HEADERS),
       '413': error('Body over 1 MiB'),
       '415': error('`Content-Type` is not application/json, or an unknown `Content-Encoding`'),
@@ -78,7 +85,7 @@ export const publicContracts = {
     query: collectionQuerySchema.extend(positionQuery),
     requestHeaders: ['If-None-Match'],
     responses: {
-      '200': { description: 'One page (empty past the last)', body: pageSchema, headers: [...READ_HEADERS, 'ETag'] },
+      '200': { description: 'One page (empty past the last)', body: pageSchema, headers: [...READ_HEADERS, ...CACHE_HEADERS, 'ETag'] },
       '304': notModified,
       '400': error('Invalid page, limit, sort or order; the message names the allowed values', READ_HEADERS),
       '404': error('`Collection not found: <slug>` (also for a slug that cannot exist)', READ_HEADERS),
@@ -109,6 +116,25 @@ export const publicContracts = {
       '404': error('`Collection not found: <slugs>`', READ_HEADERS),
       '429': error('The rate limit, or too many open streams for this key or address', [...RATE_HEADERS, 'Retry-After']),
       '503': refusals['503'],
+    },
+  },
+  changes: {
+    method: 'get',
+    path: '/public/collections/{slug}/changes',
+    operationId: 'getCollectionChanges',
+    summary: 'Every item change of a collection after a position',
+    description:
+      'In position order, each once. Read pages (X-Position P), then poll `changes?since=P` with each `nextSince`: nothing is missed. Changes are kept for RESUME_WINDOW (default 24 h); an older `since` is 410. See docs/public-api.md, Changes feed.',
+    tags: ['Public reads'],
+    security: ['apiKey'],
+    pathParams: z.object({ slug: slugSchema }),
+    query: changesQuerySchema.extend(positionQuery),
+    responses: {
+      '200': { description: 'The changes after `since`, at most `limit`', body: changesAnswerSchema, headers: [...READ_HEADERS, ...CACHE_HEADERS] },
+      '400': error('`Invalid position` or `Invalid limit: …`', READ_HEADERS),
+      '404': error('`Collection not found: <slug>`', READ_HEADERS),
+      '410': error('`Position expired: re-read the collection`: `since` is older than the kept history', READ_HEADERS),
+      ...refusals,
     },
   },
   // Further routes: one entry here, and their handler in publicRoutes.ts.

@@ -12,7 +12,19 @@ export const publicHeaders: Readonly<Record<string, HeaderContract>> = {
   },
   ETag: { description: 'A weak tag of the versions the body was made from; send it back in If-None-Match', schema: z.string().regex(/^W\/".*"$/) },
   'If-None-Match': { description: 'An ETag from an earlier answer: 304 while nothing changed', schema: z.string() },
+  'If-Modified-Since': { description: 'A Last-Modified from an earlier answer: 304 while the item is unchanged (If-None-Match wins when both are sent)', schema: z.string() },
+  'Last-Modified': { description: "The item's `updatedAt` as an HTTP date (single items only)", schema: z.string() },
+  'Cache-Control': { description: '`private, max-age=N` (CACHE_MAX_AGE_SECONDS), plus `stale-while-revalidate=M` when set: the answer depends on the key', schema: z.string() },
+  Vary: { description: 'Origin, Referer, X-API-Key, Accept-Encoding: every request header that can change the answer', schema: z.string() },
+  'Content-Encoding': { description: '`br` or `gzip` for JSON over COMPRESSION_MIN_BYTES when the client accepts it (never the event stream)', schema: z.enum(['br', 'gzip']) },
+  'X-Position': {
+    description: 'The log position the read model had applied when the data was read (docs/public-api.md, Positions): pass it to `minPosition`, `changes?since=` or `/subscribe?from=`',
+    schema: z.string().regex(/^[0-9]{1,15}$/),
+  },
 };
+
+/** The headers of a cacheable answer (200 and 304). */
+export const CACHE_HEADERS = ['Cache-Control', 'Vary', 'Content-Encoding'] as const;
 
 /** What every keyed answer carries once the rate limit was counted. */
 export const RATE_HEADERS = ['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] as const;

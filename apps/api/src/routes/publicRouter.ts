@@ -1,21 +1,18 @@
 import Router from '@koa/router';
 import { mountRoute, type Readiness } from '@pubstream/http';
-import type { ReadModel } from '@pubstream/read-model';
 import type { Middleware } from 'koa';
 import type { Registry } from 'prom-client';
-import type { ReplyEdge } from '../http/replyEdge.js';
-import type { PublicAccess } from '../publicAccess.js';
 import { operationsRoutes } from './operationsRoutes.js';
 import { publicContracts } from './publicContract.js';
-import { publicRoutes } from './publicRoutes.js';
+import { publicRoutes, type PublicRoutesDeps } from './publicRoutes.js';
 
 /**
  * Every route of the public port's router, each where its contract says (publicContract.ts):
  * the reads, /subscribe when the node streams, and the probes and metrics.
  */
-export const createPublicRouter = (deps: { readModel: ReadModel; access: PublicAccess; edge: ReplyEdge; subscribe: Middleware | null; readiness: Readiness; metrics: Registry }): Router => {
+export const createPublicRouter = (deps: PublicRoutesDeps & { subscribe: Middleware | null; readiness: Readiness; metrics: Registry }): Router => {
   const router = new Router();
-  publicRoutes(router, { readModel: deps.readModel, access: deps.access, edge: deps.edge });
+  publicRoutes(router, deps);
   if (deps.subscribe) mountRoute(router, publicContracts.subscribe, deps.subscribe);
   operationsRoutes(router, { readiness: deps.readiness, metrics: deps.metrics });
   return router;

@@ -38,6 +38,25 @@ export const pageSchema = z
   })
   .meta({ id: 'Page', description: 'One page of a collection.' });
 
+export const changeSchema = z
+  .object({
+    position: z.number().int().min(1).meta({ description: 'The log position of the change' }),
+    dataId: dataIdSchema,
+    action: z.enum(['update', 'delete']),
+    version: z.number().int().min(1),
+    data: itemDataSchema.meta({ description: 'The item\'s data after the change; `{}` for a delete' }),
+  })
+  .meta({ id: 'Change' });
+
+export const changesAnswerSchema = z
+  .object({
+    changes: z.array(changeSchema),
+    nextSince: z.number().int().min(0).meta({ description: 'Pass as `since` next time: nothing after it is missed' }),
+    hasMore: z.boolean().meta({ description: 'True when more changes follow at once' }),
+  })
+  .meta({ id: 'ChangesAnswer' });
+
 export type ItemBody = z.output<typeof itemSchema>;
 export type BatchAnswer = z.output<typeof batchAnswerSchema>;
 export type PageBody = z.output<typeof pageSchema>;
+export type ChangesAnswer = z.output<typeof changesAnswerSchema>;

@@ -11,6 +11,7 @@ const record = (dataId: string, version: number): ItemRecord => ({
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',
   version,
+  position: version,
 });
 const update = (dataId: string, version: number) => ({ dataId, action: 'update' as const, version, data: { v: version } });
 

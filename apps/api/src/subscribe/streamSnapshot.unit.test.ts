@@ -11,6 +11,7 @@ const record = (dataId: string, version: number): ItemRecord => ({
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',
   version,
+  position: version,
 });
 const pageRead = (slug: string, seq: number, missing = false): PageRead => ({ slug, seq, json: slug, frame: slug, missing });
 

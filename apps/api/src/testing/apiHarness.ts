@@ -4,7 +4,7 @@ import { generateApiKey, hashApiKey, type RateLimiter } from '@pubstream/access'
 import { createInProcessChangeStream, type ChangeStream } from '@pubstream/change-stream';
 import type { KeyType, PlanName, SortableField } from '@pubstream/domain';
 import { createLogger } from '@pubstream/observability';
-import { createMemoryStores, type KeyRecord, type ReadModelOp, type Stores } from '@pubstream/read-model';
+import { APPLIED_CHECKPOINT, createMemoryStores, withPosition, type KeyRecord, type ReadModelOp, type Stores } from '@pubstream/read-model';
 import { createApiApp, type ApiApp, type ApiConfig } from '../apiApp.js';
 
 /** A public API on memory stores, listening on 127.0.0.1:0, seeded through `apply`. */
@@ -13,8 +13,10 @@ export interface ApiHarness {
   readonly stores: Stores;
   readonly changeStream: ChangeStream;
   readonly api: ApiApp;
-  /** Applies ops and publishes their change messages, as the projector would. */
+  /** Applies ops (each at the next log position, recorded in the change history) and publishes their change messages, as the projector would. */
   apply(ops: ReadModelOp[]): Promise<void>;
+  /** The position of the last op applied. */
+  position(): number;
   collection(slug: string, sortableFields?: SortableField[]): Promise<void>;
   item(collectionId: string, dataId: string, data: Record<string, unknown>, options?: { version?: number; createdAt?: string; updatedAt?: string }): Promise<void>;
   deleteItem(collectionId: string, dataId: string, version: number): Promise<void>;
@@ -31,7 +33,7 @@ let position = 0;
 let keySeq = 0;
 
 export const startApiHarness = async (
-  options: { config?: Partial<ApiConfig>; now?: () => Date; rateLimiter?: RateLimiter; stores?: Stores; caughtUp?: boolean } = {},
+  options: { config?: Partial<ApiConfig>; now?: () => Date; rateLimiter?: RateLimiter; stores?: Stores; caughtUp?: boolean; resumeWindowMs?: number } = {},
 ): Promise<ApiHarness> => {
   const now = options.now ?? (() => new Date());
   const stores = options.stores ?? createMemoryStores({ now });
@@ -58,9 +60,12 @@ export const startApiHarness = async (
   };
   const stamp = '2026-01-01T00:00:00.000Z';
 
-  const apply = async (ops: ReadModelOp[]) => {
-    position += ops.length;
-    await stores.projections.apply(ops, { projection: 'test', position });
+  const apply = async (unpositioned: ReadModelOp[]) => {
+    const first = position + 1;
+    position += unpositioned.length;
+    const ops = unpositioned.map((op, i) => withPosition(op, first + i));
+    const history = { at: now(), windowMs: options.resumeWindowMs ?? 86_400_000 };
+    await stores.projections.apply(ops, { projection: APPLIED_CHECKPOINT, position }, { history });
     await changeStream.publish(
       ops.map((op) => {
         switch (op.kind) {
@@ -89,8 +94,9 @@ export const startApiHarness = async (
     changeStream,
     api,
     apply,
+    position: () => position,
     collection: (slug, sortableFields = []) =>
-      apply([{ kind: 'collection.put', collection: { slug, name: slug, sortableFields, createdAt: stamp, updatedAt: stamp, version: nextVersion(`c:${slug}`) } }]),
+      apply([{ kind: 'collection.put', collection: { slug, name: slug, sortableFields, createdAt: stamp, updatedAt: stamp, version: nextVersion(`c:${slug}`), position: 0 } }]),
     item: (collectionId, dataId, data, opts = {}) =>
       apply([
         {
@@ -103,10 +109,11 @@ export const startApiHarness = async (
             createdAt: opts.createdAt ?? stamp,
             updatedAt: opts.updatedAt ?? opts.createdAt ?? stamp,
             version: opts.version ?? nextVersion(`i:${dataId}`),
+            position: 0,
           },
         },
       ]),
-    deleteItem: (collectionId, dataId, version) => apply([{ kind: 'item.delete', dataId, collectionId, version }]),
+    deleteItem: (collectionId, dataId, version) => apply([{ kind: 'item.delete', dataId, collectionId, version, position: 0 }]),
     async key(opts = {}) {
       const type = opts.type ?? 'live';
       const raw = generateApiKey(type);
