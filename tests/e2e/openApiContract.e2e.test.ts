@@ -82,10 +82,18 @@ describe('the served OpenAPI documents against real answers', () => {
     await rec.send('public', 'GET', '/public/collections/books/data?limit=0', keyed(keys.live));
     await rec.send('public', 'GET', '/public/collections/nope/data', keyed(keys.live));
     await rec.send('public', 'POST', '/public/batch', { headers: { ...keyed(keys.live).headers, ...json({}).headers }, body: JSON.stringify({ dataIds: ['dune', 'emma', 'nothing'], fields: ['title'] }) });
+    const batch = { headers: { ...keyed(keys.live).headers, 'Content-Type': 'application/json' }, body: JSON.stringify({ dataIds: ['dune', 'emma'] }) };
+    const tagged = await rec.send('public', 'POST', '/public/batch', batch);
+    await rec.send('public', 'POST', '/public/batch', { ...batch, headers: { ...batch.headers, 'If-None-Match': tagged.headers.get('etag') ?? '' } });
+    const since = page.headers.get('x-position') ?? '0';
+    await rec.send('public', 'GET', '/public/collections/books/changes', keyed(keys.live));
+    await rec.send('public', 'GET', `/public/collections/books/changes?since=${since}&limit=1&minPosition=${since}`, keyed(keys.live));
+    await rec.send('public', 'GET', '/public/collections/books/changes?since=abc', keyed(keys.live));
+    await rec.send('public', 'GET', '/public/collections/nope/changes', keyed(keys.live));
     await rec.send('public', 'POST', '/public/batch', { headers: { ...keyed(keys.live).headers, 'Content-Type': 'application/json' }, body: '{"dataIds":[]}' });
     await rec.send('public', 'POST', '/public/batch', { headers: { ...keyed(keys.live).headers, 'Content-Type': 'text/plain' }, body: 'dune' });
     await rec.send('public', 'POST', '/public/batch', { headers: { ...keyed(keys.live).headers, 'Content-Type': 'application/json' }, body: `{"dataIds":["${'a'.repeat(MiB)}"]}` });
-    for (const [method, path] of [['GET', '/public/data/dune'], ['POST', '/public/batch'], ['GET', '/public/collections/books/data'], ['GET', '/subscribe?collections=books']] as const) {
+    for (const [method, path] of [['GET', '/public/data/dune'], ['POST', '/public/batch'], ['GET', '/public/collections/books/data'], ['GET', '/public/collections/books/changes'], ['GET', '/subscribe?collections=books']] as const) {
       const body = method === 'POST' ? JSON.stringify({ dataIds: ['dune'] }) : undefined;
       const type: Record<string, string> = method === 'POST' ? { 'Content-Type': 'application/json' } : {};
       await rec.send('public', method, path, { headers: { ...type }, body });
@@ -170,8 +178,10 @@ describe('the served OpenAPI documents against real answers', () => {
     expect(rec.problems).toEqual([]);
   }, 60_000);
 
-  it('every documented answer was produced (but 503 and 202, see above)', () => {
-    const missing = rec.documented(documents, (status) => status === '503' || status === '202').filter((answer) => !rec.produced.has(answer));
+  // 410 (a `since` older than the kept history) needs a history trimmed by time: the positions
+  // suite produces it with an injected clock (libs/read-model positionsSuite, tests/e2e/positions*).
+  it('every documented answer was produced (but 503, 202 and 410, see above)', () => {
+    const missing = rec.documented(documents, (status) => status === '503' || status === '202' || status === '410').filter((answer) => !rec.produced.has(answer));
     expect(missing).toEqual([]);
   });
 });

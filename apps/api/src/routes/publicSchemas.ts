@@ -40,10 +40,10 @@ export const pageSchema = z
 
 export const changeSchema = z
   .object({
-    position: z.number().int().min(1).meta({ description: 'The log position of the change' }),
+    position: z.number().int().min(0).meta({ description: 'The log position of the change' }),
     dataId: dataIdSchema,
     action: z.enum(['update', 'delete']),
-    version: z.number().int().min(1),
+    version: z.number().int().min(0).meta({ description: 'The item version after the change (0 for the first)' }),
     data: itemDataSchema.meta({ description: 'The item\'s data after the change; `{}` for a delete' }),
   })
   .meta({ id: 'Change' });
