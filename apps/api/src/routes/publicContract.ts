@@ -93,7 +93,7 @@ export const publicContracts = {
     description:
       'Needs a plan with reactive mode. The stream: `connected`, then the snapshot (`update` per existing item, `update` per collection with its page 1), then the changes (`update`, `delete`); a `: ping` comment line every 15 s; at the end of its life (`ttlMs`) or when the server ends it, `reconnect` and close. Each event is `event: <name>` and one `data: <JSON>` line; `x-sse-events` gives the JSON of each. See docs/subscriptions.md.',
     tags: ['Live'],
-    security: [],
+    security: ['apiKeyQuery'],
     query: subscribeQuerySchema,
     responses: {
       '200': {
