@@ -53,10 +53,16 @@ export const parseCollectionQuery = (query: Record<string, string | string[] | u
   // A repeated sort is refused below, naming this collection's sorts, after the other parameters.
   const parsed = collectionQuerySchema.safeParse(Array.isArray(query.sort) ? { ...query, sort: undefined } : query);
   if (!parsed.success) throw new ValidationError(parsed.error.issues[0]?.message ?? 'Invalid query');
-  const { page, limit, order, sort } = parsed.data;
-  // Built only when needed: every page request passes here twice.
+  const { page, limit, order } = parsed.data;
+  return { page, limit, order, sort: checkedSort(query.sort, allowedSorts) };
+};
+
+/** `sort` (default createdAt) when it is one of `allowedSorts`, else 400 naming them. */
+export const checkedSort = (sort: string | string[] | undefined, allowedSorts: readonly string[]): string => {
+  // Built only when needed.
   const sortMessage = (): string => `must be one of ${allowedSorts.join(', ')}`;
-  if (Array.isArray(query.sort)) throw new ValidationError(`Invalid sort: give it once; ${sortMessage()}`);
-  if (!allowedSorts.includes(sort)) throw new ValidationError(`Invalid sort: ${sortMessage()}`);
-  return { page, limit, sort, order };
+  if (Array.isArray(sort)) throw new ValidationError(`Invalid sort: give it once; ${sortMessage()}`);
+  const value = sort ?? 'createdAt';
+  if (!allowedSorts.includes(value)) throw new ValidationError(`Invalid sort: ${sortMessage()}`);
+  return value;
 };

@@ -88,7 +88,7 @@ export const publicContracts = {
       '200': { description: 'One page (empty past the last)', body: pageSchema, headers: [...READ_HEADERS, ...CACHE_HEADERS, 'ETag'] },
       '304': notModified,
       '400': error('Invalid page, limit, sort or order; the message names the allowed values', READ_HEADERS),
-      '404': error('`Collection not found: <slug>` (also for a slug that cannot exist)', READ_HEADERS),
+      '404': error('`Data not found` (the wording of the specification; also for a slug that cannot exist)', READ_HEADERS),
       ...refusals,
     },
   },
@@ -100,7 +100,7 @@ export const publicContracts = {
     description:
       'Needs a plan with reactive mode. The stream: `connected`, then the snapshot (`update` per existing item, `update` per collection with its page 1), then the changes (`update`, `delete`); a `: ping` comment line every 15 s; at the end of its life (`ttlMs`) or when the server ends it, `reconnect` and close. Each event is `event: <name>` and one `data: <JSON>` line; `x-sse-events` gives the JSON of each. See docs/subscriptions.md.',
     tags: ['Live'],
-    security: [],
+    security: ['apiKeyQuery'],
     query: subscribeQuerySchema,
     responses: {
       '200': {

@@ -29,6 +29,7 @@ export const publicOpenApiDocument = () =>
     ],
     securitySchemes: {
       apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: '`pk_live_…` or `pk_test_…`' },
+      apiKeyQuery: { type: 'apiKey', in: 'query', name: 'apiKey', description: 'The key on /subscribe: an EventSource cannot set headers' },
     },
     headers: publicHeaders,
     routes: publicRouteContracts(),

@@ -8,7 +8,7 @@ import { readBatchWithPosition } from '../positions/batchPosition.js';
 import type { MinPositionGate } from '../positions/minPosition.js';
 import type { PublicAccess } from '../publicAccess.js';
 import { parseBatchRequest } from './batchRequest.js';
-import { BUILT_IN_SORT_FIELDS, parseCollectionQuery } from './collectionQuery.js';
+import { BUILT_IN_SORT_FIELDS, checkedSort, parseCollectionQuery } from './collectionQuery.js';
 import { keyedRoute } from './keyedRoute.js';
 import { changesRoute } from './changesRoute.js';
 import { publicContracts } from './publicContract.js';
@@ -71,13 +71,14 @@ export const publicRoutes = (router: Router, deps: PublicRoutesDeps): void => {
       // written against it matches one message; the slug is in the URL it asked for.
       const notFound = () => new NotFoundError('Data not found');
       // Checked before the collection is known, so a bad page is 400 even for an unknown slug.
-      parseCollectionQuery({ ...ctx.query, sort: undefined }, BUILT_IN_SORT_FIELDS);
+      const parsed = parseCollectionQuery({ ...ctx.query, sort: undefined }, BUILT_IN_SORT_FIELDS);
       if (!slugSchema.safeParse(slug).success) throw notFound();
       // Null only when a caught-up read model said so (else 503): the miss is confirmed.
       const collection = await access.getCollection(slug);
       if (collection === null) throw notFound();
       const allowed = [...BUILT_IN_SORT_FIELDS, ...collection.sortableFields.map((field) => field.name)];
-      const query = parseCollectionQuery(ctx.query, allowed);
+      // Parsed once: only the sort waits for the collection's own fields.
+      const query = { ...parsed, sort: checkedSort(ctx.query.sort, allowed) };
       await minPosition.awaitQuery(ctx.query);
       const result = await backendCall(
         readModel.getCollectionPage(slug, { sort: query.sort, order: query.order, offset: (query.page - 1) * query.limit, limit: query.limit }),

@@ -3,14 +3,14 @@ import { z } from 'zod';
 import { MAX_SUBSCRIBED_COLLECTIONS, MAX_SUBSCRIBED_DATA_IDS } from '../subscribe/subscribeQuery.js';
 import { pageSchema } from './publicSchemas.js';
 
-// What GET /subscribe takes and sends (docs/subscriptions.md): the query and the payload of each
+// What GET /subscribe takes (its key comes as the `apiKey` query parameter: the document's
+// `apiKeyQuery` scheme) and sends (docs/subscriptions.md): the query and the payload of each
 // event, for the OpenAPI document and the contract test, which reads real streams against them.
 
 const list = (what: string, max: number) =>
   z.string().meta({ description: `${what}, comma-separated or repeated (at most ${max}); give collections and/or dataIds` }).optional();
 
 export const subscribeQuerySchema = z.object({
-  apiKey: z.string().meta({ description: 'The API key (an EventSource cannot set headers)' }),
   collections: list('Collection slugs', MAX_SUBSCRIBED_COLLECTIONS),
   dataIds: list('Data ids', MAX_SUBSCRIBED_DATA_IDS),
 });
