@@ -5,7 +5,7 @@ import os from 'node:os';
 export interface BenchRow {
   readonly scenario: string;
   readonly profile: 'baseline' | 'embedded' | 'redis' | 'redis+kafka';
-  readonly unit: 'req/s' | 'events/s' | 'items/s' | 'ops/s' | 'KB/stream' | 'MB' | '%';
+  readonly unit: 'req/s' | 'events/s' | 'items/s' | 'ops/s' | 'KB/stream' | 'MB' | '%' | 'ms';
   readonly value: number;
   readonly p50Ms?: number;
   readonly p99Ms?: number;

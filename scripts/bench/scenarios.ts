@@ -1,3 +1,4 @@
+import { measureCrossProcessLog } from './crossProcessScenario.js';
 import { startBenchKafka, startBenchRedis } from './localBackends.js';
 import { runProfile } from './profileScenarios.js';
 import { redisBenchmarkGet } from './redisBaseline.js';
@@ -9,6 +10,7 @@ import { runStreamScenarios } from './streamScenarios.js';
 export const runScenarios = async (context: ScenarioContext): Promise<void> => {
   const { only } = context;
   if (!only || only === 'streams') await runStreamScenarios(context);
+  if (!only || only === 'crossprocess') await measureCrossProcessLog(context);
   if (!only || only === 'embedded') {
     console.log('\nEmbedded profile (SQLite log, memory read models, one process)');
     const service = await startEmbeddedService();
