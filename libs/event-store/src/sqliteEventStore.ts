@@ -1,15 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { createChangeSignal } from './changeSignal.js';
-import { watchDataVersion, type DataVersionWatch } from './dataVersionWatch.js';
 import type { EventStore } from './eventStore.js';
-import { watchLogFileEvents } from './logFileEvents.js';
 import { readAllInPages } from './pagedReadAll.js';
 import { startPollingSubscription } from './pollingSubscription.js';
 import { busyAsUnavailable } from './sqliteBusy.js';
 import { prepareSqliteStatements } from './sqliteStatements.js';
 import { ensureSqliteSchema } from './sqliteSchema.js';
 import { createSubscriptionSet } from './subscriptionSet.js';
+import { watchOtherWriters } from './otherWritersWatch.js';
 
 export interface SqliteEventStoreOptions {
   readonly now?: () => Date;
@@ -57,19 +56,11 @@ export const createSqliteEventStore = (db: Database.Database, options: SqliteEve
       return result;
     };
   // Only a file can be written by another connection; one watch serves every subscription.
-  let watch: DataVersionWatch | null = null;
-  let fileEvents: { close(): void } | null = null;
-  const watchOtherWriters = (): void => {
-    if (watch !== null || db.memory || options.watchOtherProcesses === false) return;
-    const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
-    watch = watchDataVersion({
-      readVersion: () => dataVersion.get() ?? 0,
-      onChange: () => changes.notify(),
-      intervalMs: options.pollIntervalMs ?? 5,
-      idleIntervalMs: options.idlePollIntervalMs ?? Math.max(options.pollIntervalMs ?? 5, 50),
-    });
-    const nudge = watch.nudge;
-    fileEvents = watchLogFileEvents(db.name, nudge);
+  let otherWriters: { stop(): void } | null = null;
+  const followOtherWriters = (): void => {
+    if (otherWriters !== null || db.memory || options.watchOtherProcesses === false) return;
+    const intervalMs = options.pollIntervalMs ?? 5;
+    otherWriters = watchOtherWriters(db, () => changes.notify(), { intervalMs, idleIntervalMs: options.idlePollIntervalMs ?? Math.max(intervalMs, 50) });
   };
 
   return {
@@ -88,13 +79,12 @@ export const createSqliteEventStore = (db: Database.Database, options: SqliteEve
         readBatch: (after: number, limit: number) => sql.readPage(after, limit),
         changes,
       };
-      watchOtherWriters();
+      followOtherWriters();
       return subscriptions.track(startPollingSubscription(source, handler));
     },
     headPosition: async () => busyAsUnavailable(sql.headPosition)(),
     async close() {
-      watch?.stop();
-      fileEvents?.close();
+      otherWriters?.stop();
       await subscriptions.closeAll();
       if (db.open) db.close();
     },

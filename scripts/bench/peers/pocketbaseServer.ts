@@ -52,11 +52,13 @@ export const startPocketBase = async (binary: string): Promise<PocketBase> => {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ identity: EMAIL, password: PASSWORD }),
-    })).json()) as { token: string };
+    })).json()) as { token?: string };
+    if (!auth.token) throw new Error('PocketBase superuser sign-in returned no token');
+    const token = auth.token;
     const call = async (method: string, urlPath: string, body?: unknown): Promise<unknown> => {
       const response = await fetch(`${url}${urlPath}`, {
         method,
-        headers: { authorization: auth.token, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: { authorization: token, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       const text = await response.text();
@@ -64,7 +66,7 @@ export const startPocketBase = async (binary: string): Promise<PocketBase> => {
       return text ? JSON.parse(text) : null;
     };
     const peak = () => processMemory(child.pid ?? 0).peak;
-    return { url, token: auth.token, peakRssBytes: peak, call, stop };
+    return { url, token, peakRssBytes: peak, call, stop };
   } catch (error) {
     await stop();
     throw error;
@@ -76,7 +78,9 @@ export const startPocketBase = async (binary: string): Promise<PocketBase> => {
  * (as fair to the peer as Pubstream's sorted index), and items [0, count) as in adminClient.ts.
  */
 export const loadPocketBase = async (pb: PocketBase, count: number): Promise<void> => {
-  await pb.call('POST', '/api/collections', {
+  // A create answered late on a loaded machine may have gone through already.
+  const exists = await pb.call('GET', '/api/collections/bench').then(() => true, () => false);
+  if (!exists) await pb.call('POST', '/api/collections', {
     name: 'bench',
     type: 'base',
     listRule: '',
@@ -91,6 +95,8 @@ export const loadPocketBase = async (pb: PocketBase, count: number): Promise<voi
     indexes: ['CREATE INDEX idx_bench_score ON bench (score)'],
   });
   const create = (i: number) =>
-    pb.call('POST', '/api/collections/bench/records', { id: pocketBaseId(i), title: `Item ${i}`, score: (i * 7919) % 100_003, tag: `t${i % 97}` });
+    pb.call('POST', '/api/collections/bench/records', { id: pocketBaseId(i), title: `Item ${i}`, score: (i * 7919) % 100_003, tag: `t${i % 97}` }).catch(async (error: unknown) => {
+      if (!(await pb.call('GET', `/api/collections/bench/records/${pocketBaseId(i)}`).then(() => true, () => false))) throw error;
+    });
   for (let start = 0; start < count; start += 50) await Promise.all(Array.from({ length: Math.min(50, count - start) }, (_, k) => create(start + k)));
 };
