@@ -1,5 +1,6 @@
-// `node --import tsx scripts/bench/profileSummary.ts <file.cpuprofile> [top]`: self time of a
-// `node --cpu-prof` profile by function and by file, the summaries docs/BENCHMARKS.md quotes.
+// `node --import tsx scripts/bench/profileSummary.ts <file.cpuprofile> [top] [--last=<seconds>]`:
+// self time of a `node --cpu-prof` profile by function and by file (only the last seconds of the
+// run with --last), the summaries docs/BENCHMARKS.md quotes.
 import { readFileSync } from 'node:fs';
 
 interface ProfileNode {
@@ -12,12 +13,19 @@ interface CpuProfile {
   readonly timeDeltas: readonly number[];
 }
 
-const [file, topText] = process.argv.slice(2);
+const [file, topText] = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const lastSeconds = Number(process.argv.find((a) => a.startsWith('--last='))?.slice('--last='.length) ?? Infinity);
 if (!file) throw new Error('usage: profileSummary.ts <file.cpuprofile> [top]');
 const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const selfUs = new Map<number, number>();
-profile.samples.forEach((id, i) => selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+const span = profile.timeDeltas.reduce((a, b) => a + b, 0);
+let at = 0;
+profile.samples.forEach((id, i) => {
+  const delta = profile.timeDeltas[i] ?? 0;
+  at += delta;
+  if (span - at <= lastSeconds * 1e6) selfUs.set(id, (selfUs.get(id) ?? 0) + delta);
+});
 const total = [...selfUs.values()].reduce((a, b) => a + b, 0);
 const add = (map: Map<string, number>, key: string, us: number) => map.set(key, (map.get(key) ?? 0) + us);
 const byFunction = new Map<string, number>();
