@@ -23,7 +23,10 @@ export const startChild = async (
   args: readonly string[],
   options: { env?: NodeJS.ProcessEnv; ready: Readiness; timeoutMs?: number },
 ): Promise<RunningChild & { match: RegExpExecArray }> => {
-  const node = spawnNodeChild(entry, args, { cwd: process.cwd(), env: { ...process.env, ...options.env } });
+  // BENCH_CPU_PROF_DIR=<dir>: every started process writes a --cpu-prof profile there when it exits.
+  const profileDir = process.env.BENCH_CPU_PROF_DIR;
+  const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const node = spawnNodeChild(entry, args, { cwd: process.cwd(), env: { ...process.env, ...options.env }, nodeArgs });
   try {
     const match = await waitForReadiness(node, entry, options.ready, options.timeoutMs ?? 60_000);
     return { child: node.child, match, peakRssBytes: () => node.memory().peak, rssBytes: () => node.memory().rss, stop: () => node.stop(5_000) };

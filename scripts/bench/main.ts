@@ -3,9 +3,11 @@
 import { startChild } from './childProcess.js';
 import { runLoad } from './httpLoad.js';
 import { renderTable, writeResults, type BenchRow } from './report.js';
+import { runPeers } from './peers/peerScenarios.js';
 import { runScenarios } from './scenarios.js';
 
 const quick = process.argv.includes('--quick');
+const peers = process.argv.includes('--peers');
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
 const seconds = quick ? 3 : 10;
 const startedAt = new Date();
@@ -34,14 +36,18 @@ const baseline = async (name: string, entry: string, path: string): Promise<void
 };
 
 console.log(`Pubstream benchmarks (${quick ? 'quick' : 'full'}), loopback only, ${seconds} s per load`);
-if (!only || only === 'baseline') {
-  await baseline('node:http hello (100 conn)', 'scripts/bench/baselines/nodeHello.ts', '/');
-  await baseline('koa hello (100 conn)', 'scripts/bench/baselines/koaHello.ts', '/hello');
+if (peers) await runPeers({ quick, seconds, rows, notes, only });
+else {
+  if (!only || only === 'baseline') {
+    await baseline('node:http hello (100 conn)', 'scripts/bench/baselines/nodeHello.ts', '/');
+    await baseline('koa hello (100 conn)', 'scripts/bench/baselines/koaHello.ts', '/hello');
+  }
+  await runScenarios({ quick, seconds, rows, notes, only });
 }
-await runScenarios({ quick, seconds, rows, notes, only });
 
+// A partial run (--only) never replaces the table of the last complete one.
+const tableFile = only ? null : peers ? 'docs/BENCHMARKS-peers.md' : 'docs/BENCHMARKS-table.md';
+const flags = [quick ? '--quick' : '', peers ? '--peers' : '', only ? `--only=${only}` : ''].filter(Boolean).join(' ');
 console.log('\n' + renderTable(rows));
-const partial = only !== undefined;
-const flags = [quick ? '--quick' : '', partial ? `--only=${only}` : ''].filter(Boolean).join(' ');
-writeResults(rows, { quick, partial, command: `npm run bench${flags ? ` -- ${flags}` : ''}`, startedAt, notes });
-console.log(`\nwrote bench-results/latest.json${quick || partial ? '' : ' and docs/BENCHMARKS-table.md'}`);
+writeResults(rows, { quick, command: `npm run bench${flags ? ` -- ${flags}` : ''}`, startedAt, notes }, tableFile);
+console.log(`\nwrote bench-results/latest.json${quick || !tableFile ? '' : ` and ${tableFile}`}`);

@@ -5,10 +5,11 @@ import path from 'node:path';
 import { createSqliteEventStore, openSqliteDatabase, type EventStore, type StreamAppend } from '@pubstream/event-store';
 import { rebuildReadModels } from '@pubstream/projector';
 import { connectRedis, createMemoryStores, createRedisStores, newGenerationNamespace, type Stores } from '@pubstream/read-model';
+import { applyCeiling, recordRebuildOps } from './replayCeiling.js';
 import type { ScenarioContext } from './scenarioContext.js';
 
 /** A log of `total` events: one collection, items created, then a quarter of them updated. */
-const buildLog = async (store: EventStore, total: number): Promise<void> => {
+export const buildReplayLog = async (store: EventStore, total: number): Promise<void> => {
   const occurredAt = new Date().toISOString();
   const meta = { occurredAt };
   await store.appendToStream('collection-replay', [{ type: 'CollectionCreated', data: { slug: 'replay', name: 'Replay', sortableFields: [{ name: 'score', type: 'number' }] }, metadata: meta }], {
@@ -54,26 +55,38 @@ export const measureReplay = async (redisUrl: string, context: ScenarioContext):
   const dir = mkdtempSync(path.join(os.tmpdir(), 'pubstream-replay-'));
   const store = createSqliteEventStore(openSqliteDatabase(path.join(dir, 'events.db')));
   try {
-    await buildLog(store, total);
+    await buildReplayLog(store, total);
     const label = `replay rebuild of ${total.toLocaleString('en-US')} events`;
     const memory = await timeRebuild(store, createMemoryStores());
     context.rows.push({ scenario: label, profile: 'embedded', unit: 'events/s', value: memory, target: '≥ 50,000 events/s', met: memory >= 50_000 });
     console.log(`  [embedded] ${label}: ${Math.round(memory)} events/s`);
     const client = await connectRedis(redisUrl, () => undefined);
     try {
-      const redisRate = await timeRebuild(store, createRedisStores(client, { namespace: newGenerationNamespace('ps', new Date()) }));
-      const store_ = context.rows.find((r) => r.scenario.startsWith('redis-benchmark'));
+      const recorded = await recordRebuildOps(store);
+      const generation = (n: number) => createRedisStores(client, { namespace: newGenerationNamespace(`ps${n}`, new Date()) });
+      // Alternating ceiling and rebuild, twice, so both see the same drift of the machine's load.
+      const ceilings: number[] = [];
+      const rebuilds: number[] = [];
+      for (let round = 0; round < 2; round++) {
+        ceilings.push(await applyCeiling(recorded, generation(round * 2)));
+        rebuilds.push(await timeRebuild(store, generation(round * 2 + 1)));
+        await client.flushAll();
+      }
+      const ceiling = Math.max(...ceilings);
+      const redisRate = Math.max(...rebuilds);
+      context.rows.push({ scenario: `pipelined APPLY ceiling, ${total.toLocaleString('en-US')} events (ops pre-folded, 4 batches in flight)`, profile: 'redis', unit: 'events/s', value: ceiling });
       context.rows.push({
         scenario: label,
         profile: 'redis',
         unit: 'events/s',
         value: redisRate,
-        baseline: store_ ? 'redis-benchmark GET' : undefined,
-        ratio: store_ ? redisRate / store_.value : undefined,
+        baseline: 'pipelined APPLY ceiling',
+        ratio: redisRate / ceiling,
         target: '≥ 50,000 events/s',
         met: redisRate >= 50_000,
+        note: `best of 2; rebuilds ${rebuilds.map(Math.round).join(', ')}; ceilings ${ceilings.map(Math.round).join(', ')}`,
       });
-      console.log(`  [redis] ${label}: ${Math.round(redisRate)} events/s`);
+      console.log(`  [redis] ${label}: ${Math.round(redisRate)} events/s; ceiling ${Math.round(ceiling)} events/s`);
       await client.flushAll();
     } finally {
       await client.close();

@@ -4,8 +4,8 @@ import os from 'node:os';
 /** One line of the benchmark table. Every figure is judged against a baseline of the same run. */
 export interface BenchRow {
   readonly scenario: string;
-  readonly profile: 'baseline' | 'embedded' | 'redis' | 'redis+kafka';
-  readonly unit: 'req/s' | 'events/s' | 'items/s' | 'ops/s' | 'KB/stream' | 'MB' | '%';
+  readonly profile: 'baseline' | 'embedded' | 'redis' | 'redis+kafka' | 'pocketbase';
+  readonly unit: 'req/s' | 'events/s' | 'items/s' | 'ops/s' | 'KB/stream' | 'MB' | '%' | 'ms';
   readonly value: number;
   readonly p50Ms?: number;
   readonly p99Ms?: number;
@@ -43,8 +43,8 @@ export const renderTable = (rows: readonly BenchRow[]): string => {
 const machineDescription = (): string =>
   `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${os.platform()} ${os.release()}, load average at the end ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')} (1/5/15 min)`;
 
-/** Writes bench-results/<stamp>.json (every run) and, for full runs of every scenario, docs/BENCHMARKS-table.md. */
-export const writeResults = (rows: readonly BenchRow[], meta: { quick: boolean; partial?: boolean; command: string; startedAt: Date; notes: string[] }): string => {
+/** Writes bench-results/<stamp>.json (every run) and, for full runs, `tableFile` (docs/BENCHMARKS-table.md by default). */
+export const writeResults = (rows: readonly BenchRow[], meta: { quick: boolean; command: string; startedAt: Date; notes: string[] }, tableFile: string | null = 'docs/BENCHMARKS-table.md'): string => {
   mkdirSync('bench-results', { recursive: true });
   const stamp = meta.startedAt.toISOString().replace(/[:.]/g, '-');
   const json = { ...meta, machine: machineDescription(), rows };
@@ -58,6 +58,6 @@ export const writeResults = (rows: readonly BenchRow[], meta: { quick: boolean; 
     '',
     ...meta.notes.map((n) => `- ${n}`),
   ].join('\n');
-  if (!meta.quick && !meta.partial) writeFileSync('docs/BENCHMARKS-table.md', markdown + '\n');
+  if (!meta.quick && tableFile) writeFileSync(tableFile, markdown + '\n');
   return markdown;
 };

@@ -1,3 +1,4 @@
+import { measureCrossProcessFanout, measureCrossProcessLog } from './crossProcessScenario.js';
 import { startBenchKafka, startBenchRedis } from './localBackends.js';
 import { runCompressionProfile, runProfile } from './profileScenarios.js';
 import { redisBenchmarkGet } from './redisBaseline.js';
@@ -8,6 +9,7 @@ import { runStreamScenarios } from './streamScenarios.js';
 
 export const runScenarios = async (context: ScenarioContext): Promise<void> => {
   const { only } = context;
+  if (only === 'crossprocess') return runCrossProcess(context);
   if (!only || only === 'streams') await runStreamScenarios(context);
   if (only === 'compression') {
     console.log('\nCompression (embedded profile, 2,000 items)');
@@ -18,6 +20,7 @@ export const runScenarios = async (context: ScenarioContext): Promise<void> => {
       await service.stop();
     }
   }
+  if (!only) await measureCrossProcessLog(context);
   if (!only || only === 'embedded') {
     console.log('\nEmbedded profile (SQLite log, memory read models, one process)');
     const service = await startEmbeddedService();
@@ -51,6 +54,7 @@ export const runScenarios = async (context: ScenarioContext): Promise<void> => {
             } finally {
               await service.stop();
             }
+            if (!only) await measureCrossProcessFanout(redis.url, kafka.url, context);
           } catch (error) {
             context.notes.push(`Redis + Kafka profile failed: ${(error as Error).message.split('\n')[0]}`);
             console.log(`  Redis + Kafka profile failed: ${(error as Error).message}`);
@@ -62,5 +66,19 @@ export const runScenarios = async (context: ScenarioContext): Promise<void> => {
     } finally {
       redis.stop();
     }
+  }
+};
+
+/** `--only=crossprocess`: the SQLite log followed from another process, then the distributed profile end to end. */
+const runCrossProcess = async (context: ScenarioContext): Promise<void> => {
+  await measureCrossProcessLog(context);
+  const redis = startBenchRedis();
+  const kafka = redis ? startBenchKafka() : null;
+  try {
+    if (redis && kafka) await measureCrossProcessFanout(redis.url, kafka.url, context);
+    else context.notes.push('cross-process fanout skipped: no Redis or Kafka could be started.');
+  } finally {
+    kafka?.stop();
+    redis?.stop();
   }
 };

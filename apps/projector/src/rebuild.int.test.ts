@@ -51,6 +51,31 @@ describe('rebuildReadModels on SQLite + memory read models', () => {
     expect(lines.length).toBeGreaterThan(2);
   });
 
+  it('folds a batch while the previous one is still being written, and still builds what the live projector built', async () => {
+    const eventStore = createSqliteEventStore(openSqliteDatabase(':memory:'));
+    const meta = { occurredAt: '2026-01-01T00:00:00.000Z' };
+    await eventStore.appendToStream('collection-books', [{ type: 'CollectionCreated', data: { slug: 'books', name: 'Books', sortableFields: [] }, metadata: meta }], { expectedRevision: 'any' });
+    // Most items are changed in the batch right after their creation; the even ones again later.
+    for (let i = 1; i <= 12; i++) {
+      const dataId = `b${i}`;
+      await eventStore.appendToStream(`item-${dataId}`, [{ type: 'ItemCreated', data: { id: uuidOf(i), dataId, collection: 'books', data: { v: 0 } }, metadata: meta }], { expectedRevision: 'any' });
+      if (i > 3) await eventStore.appendToStream(`item-b${i - 3}`, [{ type: 'ItemUpdated', data: { dataId: `b${i - 3}`, collection: 'books', data: { v: 1 } }, metadata: meta }], { expectedRevision: 'any' });
+    }
+    for (let i = 2; i <= 12; i += 2) {
+      const type = i % 4 === 0 ? 'ItemDeleted' : 'ItemUpdated';
+      await eventStore.appendToStream(`item-b${i}`, [{ type, data: { dataId: `b${i}`, collection: 'books', data: { v: 2 } } as never, metadata: meta }], { expectedRevision: 'any' });
+    }
+    const head = await eventStore.headPosition();
+    const live = await liveModel(eventStore, head);
+    const target = createMemoryStores();
+    // A slow store: each batch is still being written when the next one is folded.
+    const apply = target.projections.apply.bind(target.projections);
+    const slowTarget = { ...target, projections: { ...target.projections, apply: async (...args: Parameters<typeof apply>) => (await new Promise((r) => setTimeout(r, 20)), apply(...args)) } };
+    const result = await rebuildReadModels({ eventStore, target: slowTarget, live, dryRun: true, batchSize: 3 });
+    expect(result).toMatchObject({ position: head, aborted: false, differences: [] });
+    expect((await target.readModel.getItems(['b1', 'b2', 'b4', 'b9', 'b12'])).map((r) => r?.data ?? null)).toEqual([{ v: 1 }, { v: 2 }, null, { v: 1 }, null]);
+  });
+
   it('a dry run reports records that differ from the live generation', async () => {
     const eventStore = createSqliteEventStore(openSqliteDatabase(':memory:'));
     const head = await writeLog(eventStore, 10);

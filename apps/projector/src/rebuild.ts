@@ -1,4 +1,5 @@
 import type { EventStore, RecordedEvent } from '@pubstream/event-store';
+import type { ReadModelOp } from '@pubstream/read-model';
 import { compareReadModels, type ComparedStores, type ReadModelDifference } from './compareReadModels.js';
 import { decodeEvents } from './decodeEvents.js';
 import { DEFAULT_RESUME_WINDOW_MS, historyRecordingFor } from './historyRecording.js';
@@ -6,6 +7,7 @@ import { projectBatch } from './projectBatch.js';
 import { publishedCheckpointName } from './checkpointNames.js';
 import type { ProjectorStores } from './projectorStores.js';
 import { PROJECTIONS, type Projection } from './projections/index.js';
+import { overlayReads } from './readOverlay.js';
 import { createRebuildMeter, type RebuildMeter } from './rebuildMeter.js';
 import type { ProgressReporter } from './rebuildProgress.js';
 
@@ -30,6 +32,8 @@ export interface RebuildOptions {
    */
   readonly checkpointName?: string;
   readonly batchSize?: number;
+  /** Fold the next batch while this one is written (default true); false for comparisons. */
+  readonly overlap?: boolean;
   readonly progress?: ProgressReporter;
   /** Minimum time between progress updates (default 500 ms). */
   readonly progressEveryMs?: number;
@@ -73,23 +77,21 @@ export const rebuildReadModels = async (options: RebuildOptions): Promise<Rebuil
     everyMs: options.progressEveryMs,
   });
   const now = options.now ?? (() => new Date());
-  const applyBatch = async (batch: readonly RecordedEvent[], through: number): Promise<void> => {
-    const ops = batch.length > 0 ? await projectBatch(projections, target, decodeEvents(batch)) : [];
+  // Folding batch n+1 overlaps writing batch n: its reads see batch n's ops through an overlay.
+  const prepareBatch = async (batch: readonly RecordedEvent[], previous: readonly ReadModelOp[]): Promise<ReadModelOp[]> =>
+    batch.length > 0 ? (await projectBatch(projections, overlayReads(target, previous), decodeEvents(batch))).map((o) => o.op) : [];
+  const commitBatch = async (ops: readonly ReadModelOp[], batch: readonly RecordedEvent[], through: number): Promise<void> => {
     const last = batch.at(-1);
     // The window's history is rebuilt from the log too (docs/projections.md, rebuilds).
     const history = last ? historyRecordingFor(last, now(), options.resumeWindowMs ?? DEFAULT_RESUME_WINDOW_MS) : undefined;
-    await target.projections.apply(
-      ops.map((o) => o.op),
-      { projection: checkpointName, position: through },
-      history ? { history } : {},
-    );
+    await target.projections.apply(ops, { projection: checkpointName, position: through }, history ? { history } : {});
     meter.position = through;
     meter.events += batch.length;
     meter.report();
   };
 
   meter.report(true);
-  const aborted = await catchUp(eventStore, meter, applyBatch, options.batchSize ?? 1_000, options.signal);
+  const aborted = await catchUp(eventStore, meter, { prepare: prepareBatch, commit: commitBatch, overlap: options.overlap ?? true }, options.batchSize ?? 1_000, options.signal);
   if (!aborted) {
     // Everything up to here was announced by the live projector: a projector switched onto this
     // generation must not announce it again.
@@ -108,30 +110,53 @@ export const selectProjections = (registry: readonly Projection[], only: readonl
   return only ? registry.filter((p) => only.includes(p.name)) : registry;
 };
 
+interface BatchSteps {
+  /** Decodes and folds a batch into ops; `previous` are the ops of the batch still being written. */
+  prepare(batch: readonly RecordedEvent[], previous: readonly ReadModelOp[]): Promise<ReadModelOp[]>;
+  /** Writes the ops of `batch` (with its history) and the checkpoint `through`. */
+  commit(ops: readonly ReadModelOp[], batch: readonly RecordedEvent[], through: number): Promise<void>;
+  readonly overlap: boolean;
+}
+
 /**
  * Reads the log from the meter's position to its head in batches, then again to the new head
- * until a pass found no new event. Returns true when `signal` stopped it between batches.
+ * until a pass found no new event. One batch is written while the next is read and folded; the
+ * checkpoints still advance in order, each after its batch's writes. Returns true when `signal`
+ * stopped it between batches.
  */
-const catchUp = async (
-  eventStore: EventStore,
-  meter: RebuildMeter,
-  applyBatch: (batch: readonly RecordedEvent[], through: number) => Promise<void>,
-  batchSize: number,
-  signal: AbortSignal | undefined,
-): Promise<boolean> => {
-  for (;;) {
-    let batch: RecordedEvent[] = [];
-    for await (const event of eventStore.readAll({ after: meter.position, until: meter.head })) {
-      batch.push(event);
-      if (batch.length < batchSize) continue;
-      await applyBatch(batch, event.position);
-      batch = [];
-      if (signal?.aborted) return true;
+const catchUp = async (eventStore: EventStore, meter: RebuildMeter, steps: BatchSteps, batchSize: number, signal: AbortSignal | undefined): Promise<boolean> => {
+  let writing: Promise<void> = Promise.resolve();
+  let previous: readonly ReadModelOp[] = [];
+  // How far the handed-over batches reach (meter.position lags while the last one is written).
+  let handedOver = meter.position;
+  const handOver = async (batch: readonly RecordedEvent[], through: number): Promise<void> => {
+    const ops = await steps.prepare(batch, previous);
+    await writing;
+    previous = ops;
+    handedOver = through;
+    writing = steps.commit(ops, batch, through);
+    // Awaited before the next hand-over or at the end; this only keeps a failure from going unhandled meanwhile.
+    writing.catch(() => undefined);
+    if (!steps.overlap) await writing;
+  };
+  try {
+    for (;;) {
+      let batch: RecordedEvent[] = [];
+      for await (const event of eventStore.readAll({ after: meter.position, until: meter.head })) {
+        batch.push(event);
+        if (batch.length < batchSize) continue;
+        await handOver(batch, event.position);
+        batch = [];
+        if (signal?.aborted) return true;
+      }
+      // Up to the head even when its last positions hold no event of ours.
+      if (batch.length > 0 || handedOver < meter.head) await handOver(batch, meter.head);
+      await writing;
+      const newHead = await eventStore.headPosition();
+      if (newHead <= meter.head) return false;
+      meter.head = newHead;
     }
-    // Up to the head even when its last positions hold no event of ours.
-    if (batch.length > 0 || meter.position < meter.head) await applyBatch(batch, meter.head);
-    const newHead = await eventStore.headPosition();
-    if (newHead <= meter.head) return false;
-    meter.head = newHead;
+  } finally {
+    await writing;
   }
 };

@@ -6,7 +6,7 @@ import { runningSubscription } from './runningSubscription.js';
 export interface PollingSubscriptionOptions {
   readonly after: number;
   readonly batchSize: number;
-  /** Fallback wake-up for appends this process cannot see (another process writing the same log). */
+  /** Fallback wake-up: a read after this long without a signal, in case a change went unseen. */
   readonly pollIntervalMs: number;
   /** Up to `limit` events with a position greater than `after`, in position order. */
   readonly readBatch: (after: number, limit: number) => RecordedEvent[] | Promise<RecordedEvent[]>;

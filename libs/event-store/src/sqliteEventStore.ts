@@ -8,6 +8,7 @@ import { busyAsUnavailable } from './sqliteBusy.js';
 import { prepareSqliteStatements } from './sqliteStatements.js';
 import { ensureSqliteSchema } from './sqliteSchema.js';
 import { createSubscriptionSet } from './subscriptionSet.js';
+import { watchOtherWriters } from './otherWritersWatch.js';
 
 export interface SqliteEventStoreOptions {
   readonly now?: () => Date;
@@ -15,8 +16,18 @@ export interface SqliteEventStoreOptions {
   readonly newEventId?: () => string;
   /** Events per subscription delivery when the subscriber does not say (default 500). */
   readonly defaultBatchSize?: number;
-  /** How often live subscriptions look for appends made by other processes (default 200 ms). */
+  /**
+   * How often live subscriptions look for appends made by other processes while the log is busy
+   * (default 5 ms): one `PRAGMA data_version` per tick for the whole store; the log is read only
+   * when it changed.
+   */
   readonly pollIntervalMs?: number;
+  /** The same once no other process has written for a second (default 50 ms); file events (inotify) wake it sooner. */
+  readonly idlePollIntervalMs?: number;
+  /** Watch for other processes' appends (default true); false leaves only the fallback read (benchmarks). */
+  readonly watchOtherProcesses?: boolean;
+  /** A full read of the log after this long without any wake-up, in case a change went unseen (default 1,000 ms). */
+  readonly fallbackReadMs?: number;
   /** Rows per page when iterating readAll (default 500). */
   readonly readPageSize?: number;
 }
@@ -25,8 +36,9 @@ export interface SqliteEventStoreOptions {
  * The embedded event store: one SQLite table, positions from a global autoincrement sequence.
  * Every append is one IMMEDIATE transaction (the revision check and the inserts see the same
  * state, also across processes sharing the file). Appends in this process wake live subscribers
- * at once; appends by other processes are picked up by polling. close() stops the subscriptions
- * and closes `db`.
+ * at once; appends by other processes are noticed by polling `PRAGMA data_version` every few
+ * milliseconds while a subscription is live (docs/event-store.md, "Cross-process delivery").
+ * close() stops the subscriptions and closes `db`.
  */
 export const createSqliteEventStore = (db: Database.Database, options: SqliteEventStoreOptions = {}): EventStore => {
   ensureSqliteSchema(db);
@@ -43,6 +55,13 @@ export const createSqliteEventStore = (db: Database.Database, options: SqliteEve
       changes.notify();
       return result;
     };
+  // Only a file can be written by another connection; one watch serves every subscription.
+  let otherWriters: { stop(): void } | null = null;
+  const followOtherWriters = (): void => {
+    if (otherWriters !== null || db.memory || options.watchOtherProcesses === false) return;
+    const intervalMs = options.pollIntervalMs ?? 5;
+    otherWriters = watchOtherWriters(db, () => changes.notify(), { intervalMs, idleIntervalMs: options.idlePollIntervalMs ?? Math.max(intervalMs, 50) });
+  };
 
   return {
     appendToStream: notifying((streamName, events, { expectedRevision }) => sql.appendOne(streamName, events, expectedRevision)),
@@ -56,14 +75,16 @@ export const createSqliteEventStore = (db: Database.Database, options: SqliteEve
       const source = {
         after: subscribeOptions.after,
         batchSize: subscribeOptions.batchSize ?? options.defaultBatchSize ?? 500,
-        pollIntervalMs: options.pollIntervalMs ?? 200,
+        pollIntervalMs: options.fallbackReadMs ?? 1_000,
         readBatch: (after: number, limit: number) => sql.readPage(after, limit),
         changes,
       };
+      followOtherWriters();
       return subscriptions.track(startPollingSubscription(source, handler));
     },
     headPosition: async () => busyAsUnavailable(sql.headPosition)(),
     async close() {
+      otherWriters?.stop();
       await subscriptions.closeAll();
       if (db.open) db.close();
     },

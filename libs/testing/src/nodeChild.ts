@@ -23,6 +23,8 @@ export interface NodeChild {
 export interface NodeChildOptions {
   cwd: string;
   env: NodeJS.ProcessEnv;
+  /** Node flags before `--import tsx` (e.g. `--cpu-prof`, which NODE_OPTIONS does not allow). */
+  nodeArgs?: readonly string[];
 }
 
 /**
@@ -30,7 +32,7 @@ export interface NodeChildOptions {
  * the test process itself ends first, so no server outlives the run.
  */
 export const spawnNodeChild = (entry: string, args: readonly string[], options: NodeChildOptions): NodeChild => {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', entry, ...args], { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
   let output = '';
