@@ -7,29 +7,24 @@ import type { ScenarioContext } from './scenarioContext.js';
 import { startDistributedService, startEmbeddedService } from './service.js';
 import { runStreamScenarios } from './streamScenarios.js';
 
+/** Runs `measure` against a fresh embedded service, stopped afterwards whatever happens. */
+const onEmbedded = async (title: string, measure: (service: Awaited<ReturnType<typeof startEmbeddedService>>) => Promise<void>): Promise<void> => {
+  console.log(`\n${title}`);
+  const service = await startEmbeddedService();
+  try {
+    await measure(service);
+  } finally {
+    await service.stop();
+  }
+};
+
 export const runScenarios = async (context: ScenarioContext): Promise<void> => {
   const { only } = context;
   if (only === 'crossprocess') return runCrossProcess(context);
   if (!only || only === 'streams') await runStreamScenarios(context);
-  if (only === 'compression') {
-    console.log('\nCompression (embedded profile, 2,000 items)');
-    const service = await startEmbeddedService();
-    try {
-      await runCompressionProfile('embedded', service, context);
-    } finally {
-      await service.stop();
-    }
-  }
+  if (only === 'compression') await onEmbedded('Compression (embedded profile, 2,000 items)', (service) => runCompressionProfile('embedded', service, context));
   if (!only) await measureCrossProcessLog(context);
-  if (!only || only === 'embedded') {
-    console.log('\nEmbedded profile (SQLite log, memory read models, one process)');
-    const service = await startEmbeddedService();
-    try {
-      await runProfile('embedded', service, context);
-    } finally {
-      await service.stop();
-    }
-  }
+  if (!only || only === 'embedded') await onEmbedded('Embedded profile (SQLite log, memory read models, one process)', (service) => runProfile('embedded', service, context));
   if (!only || only === 'redis' || only === 'replay') {
     const redis = startBenchRedis();
     if (!redis) {
