@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { createCollectionDeletion } from './collectionDeletion.js';
 import type { ItemWriteEntry, ItemWriteOutcome } from './itemWriter.js';
 
-const item = (dataId: string): ItemRecord => ({ id: dataId, dataId, collectionId: 'books', data: {}, createdAt: '', updatedAt: '', version: 0 });
-const pageOf = (dataIds: string[], offset: number, limit: number): PageResult => ({ items: dataIds.slice(offset, offset + limit).map(item), total: dataIds.length });
+const item = (dataId: string): ItemRecord => ({ id: dataId, dataId, collectionId: 'books', data: {}, createdAt: '', updatedAt: '', version: 0, position: 0 });
+const pageOf = (dataIds: string[], offset: number, limit: number): PageResult => ({ items: dataIds.slice(offset, offset + limit).map(item), total: dataIds.length, position: 0 });
 
 const deleted = (position: number): ItemWriteOutcome => ({ ok: true, change: 'deleted', position, state: { status: 'deleted', dataId: 'a', collection: 'books' } });
 

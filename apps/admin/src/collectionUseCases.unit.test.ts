@@ -4,7 +4,7 @@ import { createActiveCollection } from './activeCollection.js';
 import { createCollectionUseCases } from './collectionUseCases.js';
 import { createWriteWorld } from './testing/writeWorld.js';
 
-const record = (slug: string): CollectionRecord => ({ slug, name: slug, sortableFields: [], createdAt: '2025-01-01T00:00:00.000Z', updatedAt: '2025-02-01T00:00:00.000Z', version: 0 });
+const record = (slug: string): CollectionRecord => ({ slug, name: slug, sortableFields: [], createdAt: '2025-01-01T00:00:00.000Z', updatedAt: '2025-02-01T00:00:00.000Z', version: 0, position: 0 });
 
 const setup = (readModel: { collections?: CollectionRecord[]; count?: () => Promise<number> } = {}) => {
   const world = createWriteWorld();

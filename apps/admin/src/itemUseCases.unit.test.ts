@@ -8,7 +8,7 @@ import { createWriteWorld } from './testing/writeWorld.js';
 const setup = async () => {
   const world = createWriteWorld();
   const activeCollection = createActiveCollection(world.commands);
-  const stored = { id: 'i', dataId: 'dune', collectionId: 'films', data: {}, createdAt: 'c', updatedAt: 'u', version: 0 };
+  const stored = { id: 'i', dataId: 'dune', collectionId: 'films', data: {}, createdAt: 'c', updatedAt: 'u', version: 0, position: 0 };
   const useCases = createItemUseCases({ write: world.write, readModel: { getItem: async (dataId) => (dataId === 'dune' ? stored : null) }, activeCollection, newId: world.newId });
   for (const slug of ['books', 'films']) await world.commands.handle(collectionDecider, `collection-${slug}`, { type: 'CreateCollection', slug, name: slug, sortableFields: [] });
   return { world, useCases };

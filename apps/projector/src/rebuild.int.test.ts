@@ -58,7 +58,7 @@ describe('rebuildReadModels on SQLite + memory read models', () => {
     // The live model drifted: an item it should not hold, and a changed plan.
     await live.projections.apply(
       [
-        { kind: 'item.put', item: { id: uuidOf(99), dataId: 'ghost', collectionId: 'books', data: {}, createdAt: 'x', updatedAt: 'x', version: 0 } },
+        { kind: 'item.put', item: { id: uuidOf(99), dataId: 'ghost', collectionId: 'books', data: {}, createdAt: 'x', updatedAt: 'x', version: 0, position: 0 } },
         { kind: 'plan.put', plan: { plan: 'free', monthlyQuota: null, version: 5 } },
       ],
       { projection: 'manual', position: 0 },

@@ -64,4 +64,8 @@ export interface Config {
   readonly maxStreamsPerKey: number | null;
   /** Unsent bytes all streams of one API node may hold together before the largest are cut. */
   readonly streamBufferBudgetBytes: number;
+  /** RESUME_WINDOW in ms: how long the change history keeps every change (docs/read-models.md). */
+  readonly resumeWindowMs: number;
+  /** MIN_POSITION_WAIT_MS: the bound of a ?minPosition= wait (and of a resume ahead of the node). */
+  readonly minPositionWaitMs: number;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseDurationMs } from './duration.js';
 
 const port = (fallback: number) =>
   z.coerce
@@ -79,6 +80,17 @@ export const envSchema = z.object({
   MAX_STREAMS_PER_ADDRESS: count(500),
   /** An operator's cap on concurrent streams per key, below the plan's; 0 = the plan's cap. */
   MAX_STREAMS_PER_KEY: count(0),
+  /** How long the change history keeps every change: resumes and `changes?since=` reach this far back (docs/operations.md). */
+  RESUME_WINDOW: z
+    .string()
+    .default('24h')
+    .transform((value, ctx) => {
+      const ms = parseDurationMs(value);
+      if (ms === null) ctx.addIssue({ code: 'custom', message: 'must be a duration such as 90s, 30m, 24h, 7d or milliseconds' });
+      return ms ?? 0;
+    }),
+  /** How long a read with ?minPosition= (or a resume ahead of the node) waits for the node to catch up. */
+  MIN_POSITION_WAIT_MS: positiveMs(2_000),
   STREAM_BUFFER_BUDGET_MB: z.coerce.number({ error: 'must be a whole number of MiB' }).int('must be a whole number of MiB').positive('must be positive').default(64),
 });
 

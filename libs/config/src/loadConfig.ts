@@ -94,4 +94,6 @@ const toConfig = (values: Env, role: ProcessRole, derived: Derived): Config =>
     maxStreamsPerAddress: values.MAX_STREAMS_PER_ADDRESS,
     maxStreamsPerKey: values.MAX_STREAMS_PER_KEY === 0 ? null : values.MAX_STREAMS_PER_KEY,
     streamBufferBudgetBytes: values.STREAM_BUFFER_BUDGET_MB * 1024 * 1024,
+    resumeWindowMs: values.RESUME_WINDOW,
+    minPositionWaitMs: values.MIN_POSITION_WAIT_MS,
   });

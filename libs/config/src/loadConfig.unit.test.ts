@@ -51,6 +51,8 @@ describe('loadConfig', () => {
       maxStreamsPerAddress: 500,
       maxStreamsPerKey: null,
       streamBufferBudgetBytes: 64 * 1024 * 1024,
+      resumeWindowMs: 86_400_000,
+      minPositionWaitMs: 2_000,
     });
   });
 
@@ -96,6 +98,8 @@ describe('loadConfig', () => {
         MAX_STREAMS_PER_ADDRESS: '20',
         MAX_STREAMS_PER_KEY: '3',
         STREAM_BUFFER_BUDGET_MB: '16',
+        RESUME_WINDOW: '30m',
+        MIN_POSITION_WAIT_MS: '500',
       },
       'api',
       CWD,
@@ -133,6 +137,8 @@ describe('loadConfig', () => {
       maxStreamsPerAddress: 20,
       maxStreamsPerKey: 3,
       streamBufferBudgetBytes: 16 * 1024 * 1024,
+      resumeWindowMs: 1_800_000,
+      minPositionWaitMs: 500,
     });
   });
 
@@ -169,11 +175,25 @@ describe('loadConfig', () => {
     [{ MAX_STREAMS_PER_ADDRESS: 'many' }, 'MAX_STREAMS_PER_ADDRESS'],
     [{ STREAM_BUFFER_BUDGET_MB: '0' }, 'STREAM_BUFFER_BUDGET_MB'],
     [{ REDIS_COMMAND_TIMEOUT_MS: '0' }, 'REDIS_COMMAND_TIMEOUT_MS'],
+    [{ RESUME_WINDOW: 'a day' }, 'RESUME_WINDOW'],
+    [{ RESUME_WINDOW: '0' }, 'RESUME_WINDOW'],
+    [{ RESUME_WINDOW: '1.5h' }, 'RESUME_WINDOW'],
+    [{ MIN_POSITION_WAIT_MS: '0' }, 'MIN_POSITION_WAIT_MS'],
   ])('refuses %j with one line naming %s', (env, variable) => {
     const error = errorOf(() => loadConfig(env, 'all-in-one', CWD));
     expect(error.variable).toBe(variable);
     expect(error.message).toContain(variable);
     expect(error.message).not.toContain('\n');
+  });
+
+  it.each([
+    ['90s', 90_000],
+    ['30m', 1_800_000],
+    ['24h', 86_400_000],
+    ['7d', 604_800_000],
+    ['5000', 5_000],
+  ])('reads RESUME_WINDOW=%s as %i ms', (value, ms) => {
+    expect(loadConfig({ RESUME_WINDOW: value }, 'all-in-one', CWD).resumeWindowMs).toBe(ms);
   });
 
   it('never echoes the admin token in an error', () => {

@@ -26,6 +26,10 @@ export const caughtUpReadModel = (readModel: ReadModel, gate: MissConfirmation):
   getCollectionPage: confirmedAfter(gate, (slug: string, query: Parameters<ReadModel['getCollectionPage']>[1]) => readModel.getCollectionPage(slug, query)),
   countItems: confirmedAfter(gate, (slug: string) => readModel.countItems(slug)),
   isCaughtUp: () => readModel.isCaughtUp(),
+  appliedPosition: () => readModel.appliedPosition(),
+  get atomicBatches() {
+    return readModel.atomicBatches;
+  },
 });
 
 export const caughtUpKeyReads = (keys: Pick<KeyStore, 'getKey' | 'listKeys'>, gate: MissConfirmation): Pick<KeyStore, 'getKey' | 'listKeys'> => ({

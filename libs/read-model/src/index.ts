@@ -1,7 +1,19 @@
 // The ports (docs/read-models.md): who uses which is in docs/architecture.md.
 export type { CollectionRecord, ItemRecord, KeyRecord, PlanRecord } from './records.js';
-export { checkPageQuery, type PageQuery, type PageResult, type ReadModel, type SortOrder } from './readModel.js';
-export { FencedError, type Checkpoint, type Lease, type ProjectionStore, type ReadModelOp } from './projectionStore.js';
+export { APPLIED_CHECKPOINT, checkPageQuery, type PageQuery, type PageResult, type ReadModel, type SortOrder } from './readModel.js';
+export { FencedError, type ApplyOptions, type Checkpoint, type Lease, type ProjectionStore, type ReadModelOp } from './projectionStore.js';
+export {
+  EXPIRED,
+  historyIndexStepMs,
+  historyTtlMs,
+  type ChangeEntry,
+  type ChangeHistory,
+  type CollectionChanges,
+  type Expired,
+  type HistoryRecording,
+} from './changeHistory.js';
+export { isPosition, parsePosition } from './position.js';
+export { withPosition } from './withPosition.js';
 export type { KeyStore } from './keyStore.js';
 export type { KeyUsage, UsageCount, UsageGranularity, UsageStore } from './usageStore.js';
 export type { Stores } from './stores.js';

@@ -1,11 +1,15 @@
+import type { HistoryRecording } from './changeHistory.js';
 import type { CollectionRecord, ItemRecord, KeyRecord, PlanRecord } from './records.js';
 
-/** One projected effect. `version` is the source stream's revision. */
+/**
+ * One projected effect. `version` is the source stream's revision; item and collection effects
+ * carry the log position of their event (in the record for puts), which the read model keeps.
+ */
 export type ReadModelOp =
   | { readonly kind: 'item.put'; readonly item: ItemRecord }
-  | { readonly kind: 'item.delete'; readonly dataId: string; readonly collectionId: string; readonly version: number }
+  | { readonly kind: 'item.delete'; readonly dataId: string; readonly collectionId: string; readonly version: number; readonly position: number }
   | { readonly kind: 'collection.put'; readonly collection: CollectionRecord }
-  | { readonly kind: 'collection.delete'; readonly slug: string; readonly version: number }
+  | { readonly kind: 'collection.delete'; readonly slug: string; readonly version: number; readonly position: number }
   | { readonly kind: 'key.put'; readonly key: KeyRecord }
   | { readonly kind: 'key.delete'; readonly keyId: string; readonly keyHash: string; readonly version: number }
   | { readonly kind: 'plan.put'; readonly plan: PlanRecord };
@@ -21,6 +25,12 @@ export interface Lease {
   readonly holder: string;
   /** Strictly increasing across holders: a write with an older token is refused. */
   readonly token: number;
+}
+
+export interface ApplyOptions {
+  readonly lease?: Lease;
+  /** Record the change history (the live projector); absent for rebuild replays and the publisher. */
+  readonly history?: HistoryRecording;
 }
 
 /** Thrown by `apply` when the caller's lease token is no longer the current one. */
@@ -43,8 +53,11 @@ export interface ProjectionStore {
    * record keeps a tombstone version), then stores the checkpoint. Returns, per op, whether it
    * changed anything. Atomic per op; the checkpoint is written after the effects. With a
    * `lease`, the write is refused with FencedError unless that lease's token is still current.
+   * With `history`, every item op that changes something also appends its ChangeEntry (in the same
+   * atomic write as the record), indexes are trimmed to the window, and the checkpoint write
+   * records the time → position point (docs/read-models.md, "Change history").
    */
-  apply(ops: readonly ReadModelOp[], checkpoint: Checkpoint, options?: { lease?: Lease }): Promise<boolean[]>;
+  apply(ops: readonly ReadModelOp[], checkpoint: Checkpoint, options?: ApplyOptions): Promise<boolean[]>;
   /** Takes the named lease if it is free or expired; null when another holder has it. */
   acquireLease(name: string, holder: string, ttlMs: number): Promise<Lease | null>;
   /** Extends a held lease; false when it was lost (expired and taken by another holder). */

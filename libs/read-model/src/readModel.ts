@@ -15,6 +15,11 @@ export interface PageResult {
   readonly items: readonly ItemRecord[];
   /** Items in the collection. */
   readonly total: number;
+  /**
+   * The collection's lastChange, read atomically with the page: the position of its latest change
+   * (its record or any of its items). The page is exactly the collection's state at it.
+   */
+  readonly position: number;
 }
 
 /**
@@ -41,7 +46,20 @@ export interface ReadModel {
    * emptied: only then does a miss mean "does not exist" (docs/read-models.md, "Unknown is not missing").
    */
   isCaughtUp(): Promise<boolean>;
+  /**
+   * The projector's applied checkpoint of the generation being read (APPLIED_CHECKPOINT), 0 before
+   * the first batch: everything up to it is in the read model (written after a whole batch).
+   */
+  appliedPosition(): Promise<number>;
+  /**
+   * Whether getItems reads every item at one instant (one Redis node, memory): then the largest
+   * position of the found records is the batch's position. Not on a Redis Cluster (docs/public-api.md, X-Position).
+   */
+  readonly atomicBatches: boolean;
 }
+
+/** The name of the projector's applied checkpoint that appliedPosition() reads. */
+export const APPLIED_CHECKPOINT = 'projector';
 
 /**
  * Checks a page query's numbers; every adapter calls it before reading. The API validates user

@@ -17,6 +17,8 @@ export interface ItemRecord {
   readonly updatedAt: string;
   /** Revision of the item's stream that produced this record. */
   readonly version: number;
+  /** Global log position of the event that produced this version (docs/read-models.md, Positions). */
+  readonly position: number;
 }
 
 export interface CollectionRecord {
@@ -26,6 +28,8 @@ export interface CollectionRecord {
   readonly createdAt: string;
   readonly updatedAt: string;
   readonly version: number;
+  /** Global log position of the event that produced this version. */
+  readonly position: number;
 }
 
 export interface KeyRecord {

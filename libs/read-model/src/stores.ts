@@ -1,3 +1,4 @@
+import type { ChangeHistory } from './changeHistory.js';
 import type { KeyStore } from './keyStore.js';
 import type { ProjectionStore } from './projectionStore.js';
 import type { ReadModel } from './readModel.js';
@@ -14,6 +15,8 @@ export interface Stores {
   readonly keys: KeyStore;
   readonly usage: UsageStore;
   readonly projections: ProjectionStore;
+  /** The change history (positions, resumes, the changes feed), written through `projections`. */
+  readonly history: ChangeHistory;
   /** Readiness: resolves when the backend answers. */
   ping(): Promise<void>;
   /** Closes the backend connection (a Redis adapter closes the client it was given). */

@@ -10,6 +10,7 @@ const item = (dataId: string, version: number, data: Record<string, unknown> = {
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-02T00:00:00.000Z',
   version,
+  position: version,
 });
 const query = { page: 2, limit: 2, sort: 'createdAt', order: 'desc' as const };
 
@@ -29,23 +30,23 @@ describe('public replies', () => {
   });
 
   it('a page: its items, the true total and page count, tagged by query, total and versions', () => {
-    const result = { items: [item('c', 1), item('d', 2)], total: 5 };
+    const result = { items: [item('c', 1), item('d', 2)], total: 5, position: 0 };
     const reply = pageReply('news', query, result);
     expect(JSON.parse(reply.body)).toEqual({ data: [{ dataId: 'c', data: { title: 'c' } }, { dataId: 'd', data: { title: 'd' } }], total: 5, page: 2, limit: 2, totalPages: 3 });
-    expect(pageReply('news', query, { ...result, total: 6 }).etag).not.toBe(reply.etag);
+    expect(pageReply('news', query, { ...result, total: 6, position: 0 }).etag).not.toBe(reply.etag);
     expect(pageReply('news', { ...query, order: 'asc' }, result).etag).not.toBe(reply.etag);
   });
 
   it('a page past the last: empty data with the true total', () => {
-    expect(JSON.parse(pageReply('news', { ...query, page: 9 }, { items: [], total: 5 }).body)).toEqual({ data: [], total: 5, page: 9, limit: 2, totalPages: 3 });
+    expect(JSON.parse(pageReply('news', { ...query, page: 9 }, { items: [], total: 5, position: 0 }).body)).toEqual({ data: [], total: 5, page: 9, limit: 2, totalPages: 3 });
   });
 
   it('the page cache entry changes with the query, the total and any version, not with anything else', () => {
-    const result = { items: [item('c', 1), item('d', 2)], total: 5 };
+    const result = { items: [item('c', 1), item('d', 2)], total: 5, position: 0 };
     const entry = pageCacheEntry('news', query, result);
-    expect(pageCacheEntry('news', query, { items: [item('c', 1, { other: 1 }), item('d', 2)], total: 5 })).toEqual(entry);
-    expect(pageCacheEntry('news', query, { items: [item('c', 1), item('d', 3)], total: 5 }).stamp).not.toBe(entry.stamp);
-    expect(pageCacheEntry('news', query, { ...result, total: 4 }).stamp).not.toBe(entry.stamp);
+    expect(pageCacheEntry('news', query, { items: [item('c', 1, { other: 1 }), item('d', 2)], total: 5, position: 0 })).toEqual(entry);
+    expect(pageCacheEntry('news', query, { items: [item('c', 1), item('d', 3)], total: 5, position: 0 }).stamp).not.toBe(entry.stamp);
+    expect(pageCacheEntry('news', query, { ...result, total: 4, position: 0 }).stamp).not.toBe(entry.stamp);
     expect(pageCacheEntry('news', { ...query, page: 3 }, result).name).not.toBe(entry.name);
   });
 });

@@ -4,7 +4,7 @@ import { CollectionPageReader } from './collectionPageReader.js';
 import { collectionPageJson, STREAM_PAGE_QUERY } from './collectionPage.js';
 import { collectionPageFrame } from './sseFrames.js';
 
-const page = (total: number): PageResult => ({ items: [], total });
+const page = (total: number): PageResult => ({ items: [], total, position: 0 });
 
 /** Page reads that the test answers by hand. */
 const manualReads = () => {

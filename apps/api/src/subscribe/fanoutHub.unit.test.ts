@@ -15,6 +15,7 @@ const record = (dataId: string, version: number): ItemRecord => ({
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',
   version,
+  position: version,
 });
 const itemMessage = (dataId: string, version: number, collectionId = 'news'): ChangeMessage => ({
   kind: 'item',
@@ -30,7 +31,7 @@ const versionsIn = (frames: string[]) => frames.filter((frame) => frame.includes
 /** A hub over in-memory reads and a change stream the test drives by hand. */
 const world = (options: Partial<FanoutHubOptions> = {}) => {
   const items = new Map<string, ItemRecord>();
-  const pages = new Map<string, PageResult>([['news', { items: [], total: 0 }]]);
+  const pages = new Map<string, PageResult>([['news', { items: [], total: 0, position: 0 }]]);
   let plan: PlanName = 'business';
   let handlers: ChangeStreamHandlers | undefined;
   const hub = createFanoutHub({
@@ -83,7 +84,7 @@ describe('fanout hub: deltas and the hand-off', () => {
     const first = await w.connect({ slugs: ['news'] });
     const second = await w.connect({ slugs: ['news'] });
     const readsBefore = w.hub.stats().pageReads;
-    w.pages.set('news', { items: [record('a', 0)], total: 1 });
+    w.pages.set('news', { items: [record('a', 0)], total: 1, position: 0 });
     for (let n = 0; n < 10; n++) w.publish(itemMessage(`item-${n}`, 0));
     await vi.advanceTimersByTimeAsync(10);
     expect(w.hub.stats().pageReads - readsBefore).toBe(1);

@@ -4,7 +4,7 @@ import { generateApiKey, hashApiKey, type RateLimiter } from '@pubstream/access'
 import { createInProcessChangeStream, type ChangeStream } from '@pubstream/change-stream';
 import type { KeyType, PlanName, SortableField } from '@pubstream/domain';
 import { createLogger } from '@pubstream/observability';
-import { createMemoryStores, type KeyRecord, type ReadModelOp, type Stores } from '@pubstream/read-model';
+import { APPLIED_CHECKPOINT, createMemoryStores, withPosition, type KeyRecord, type ReadModelOp, type Stores } from '@pubstream/read-model';
 import { createApiApp, type ApiApp, type ApiConfig } from '../apiApp.js';
 
 /** A public API on memory stores, listening on 127.0.0.1:0, seeded through `apply`. */
@@ -58,9 +58,11 @@ export const startApiHarness = async (
   };
   const stamp = '2026-01-01T00:00:00.000Z';
 
-  const apply = async (ops: ReadModelOp[]) => {
-    position += ops.length;
-    await stores.projections.apply(ops, { projection: 'test', position });
+  const apply = async (unpositioned: ReadModelOp[]) => {
+    const first = position + 1;
+    position += unpositioned.length;
+    const ops = unpositioned.map((op, i) => withPosition(op, first + i));
+    await stores.projections.apply(ops, { projection: APPLIED_CHECKPOINT, position });
     await changeStream.publish(
       ops.map((op) => {
         switch (op.kind) {
@@ -90,7 +92,7 @@ export const startApiHarness = async (
     api,
     apply,
     collection: (slug, sortableFields = []) =>
-      apply([{ kind: 'collection.put', collection: { slug, name: slug, sortableFields, createdAt: stamp, updatedAt: stamp, version: nextVersion(`c:${slug}`) } }]),
+      apply([{ kind: 'collection.put', collection: { slug, name: slug, sortableFields, createdAt: stamp, updatedAt: stamp, version: nextVersion(`c:${slug}`), position: 0 } }]),
     item: (collectionId, dataId, data, opts = {}) =>
       apply([
         {
@@ -103,10 +105,11 @@ export const startApiHarness = async (
             createdAt: opts.createdAt ?? stamp,
             updatedAt: opts.updatedAt ?? opts.createdAt ?? stamp,
             version: opts.version ?? nextVersion(`i:${dataId}`),
+            position: 0,
           },
         },
       ]),
-    deleteItem: (collectionId, dataId, version) => apply([{ kind: 'item.delete', dataId, collectionId, version }]),
+    deleteItem: (collectionId, dataId, version) => apply([{ kind: 'item.delete', dataId, collectionId, version, position: 0 }]),
     async key(opts = {}) {
       const type = opts.type ?? 'live';
       const raw = generateApiKey(type);

@@ -23,16 +23,16 @@ export const collectionSpec: ProjectionSpec<CollectionRecord> = {
   idOf,
   creates: ['CollectionCreated'],
   load: (reads, slugs) => loadEach(slugs, (slug) => reads.readModel.getCollection(slug)),
-  evolve(doc: CollectionRecord | null, { event, revision, at }: ProjectedEvent): CollectionRecord | null {
+  evolve(doc: CollectionRecord | null, { event, revision, position, at }: ProjectedEvent): CollectionRecord | null {
     switch (event.type) {
       case 'CollectionCreated': {
         const { slug, name, sortableFields } = event.data;
-        return { slug, name, sortableFields, createdAt: at, updatedAt: at, version: revision };
+        return { slug, name, sortableFields, createdAt: at, updatedAt: at, version: revision, position };
       }
       case 'CollectionUpdated': {
         const { slug, name, sortableFields } = event.data;
         // Without a stored record (its creation was skipped) the update still yields one.
-        return { slug, name, sortableFields, createdAt: doc?.createdAt ?? at, updatedAt: at, version: revision };
+        return { slug, name, sortableFields, createdAt: doc?.createdAt ?? at, updatedAt: at, version: revision, position };
       }
       case 'CollectionDeleted':
         return null;
@@ -40,9 +40,9 @@ export const collectionSpec: ProjectionSpec<CollectionRecord> = {
         return doc;
     }
   },
-  toOp(next, { event, revision }) {
+  toOp(next, { event, revision, position }) {
     if (next) return { kind: 'collection.put', collection: next };
-    if (event.type === 'CollectionDeleted') return { kind: 'collection.delete', slug: event.data.slug, version: revision };
+    if (event.type === 'CollectionDeleted') return { kind: 'collection.delete', slug: event.data.slug, version: revision, position };
     return null;
   },
 };

@@ -24,25 +24,25 @@ export const itemSpec: ProjectionSpec<ItemRecord> = {
     const records = await reads.readModel.getItems(ids);
     return new Map(ids.map((id, i) => [id, records[i] ?? null]));
   },
-  evolve(doc: ItemRecord | null, { event, revision, at }: ProjectedEvent): ItemRecord | null {
+  evolve(doc: ItemRecord | null, { event, revision, position, at }: ProjectedEvent): ItemRecord | null {
     switch (event.type) {
       case 'ItemCreated': {
         const { id, dataId, collection, data } = event.data;
-        return { id, dataId, collectionId: collection, data, createdAt: at, updatedAt: at, version: revision };
+        return { id, dataId, collectionId: collection, data, createdAt: at, updatedAt: at, version: revision, position };
       }
       case 'ItemUpdated':
         // An update of an item this model does not hold (its creation was skipped) writes nothing.
-        return doc ? { ...doc, data: event.data.data, updatedAt: at, version: revision } : null;
+        return doc ? { ...doc, data: event.data.data, updatedAt: at, version: revision, position } : null;
       case 'ItemDeleted':
         return null;
       default:
         return doc;
     }
   },
-  toOp(next, { event, revision }) {
+  toOp(next, { event, revision, position }) {
     if (next) return { kind: 'item.put', item: next };
     if (event.type === 'ItemDeleted') {
-      return { kind: 'item.delete', dataId: event.data.dataId, collectionId: event.data.collection, version: revision };
+      return { kind: 'item.delete', dataId: event.data.dataId, collectionId: event.data.collection, version: revision, position };
     }
     return null;
   },

@@ -10,29 +10,29 @@ const ev = (event: PubstreamEvent, revision: number, minute = revision): Project
 const hash = 'f'.repeat(64);
 
 describe('item projection', () => {
-  it('given ItemCreated then ItemUpdated, the record keeps id and createdAt and takes the new data and version', () => {
-    const ops = foldProjection(itemSpec, new Map(), [
+  it('given ItemCreated then ItemUpdated, the record keeps id and createdAt and takes the new data, version and position', () => {
+    const events = [
       ev({ type: 'ItemCreated', data: { id: uuid, dataId: 'a1', collection: 'news', data: { t: 1 } } }, 0),
       ev({ type: 'ItemUpdated', data: { dataId: 'a1', collection: 'news', data: { t: 2 } } }, 1, 5),
-    ]);
-    expect(ops.map((o) => o.op)).toEqual([
-      { kind: 'item.put', item: { id: uuid, dataId: 'a1', collectionId: 'news', data: { t: 1 }, createdAt: at(0), updatedAt: at(0), version: 0 } },
-      { kind: 'item.put', item: { id: uuid, dataId: 'a1', collectionId: 'news', data: { t: 2 }, createdAt: at(0), updatedAt: at(5), version: 1 } },
+    ];
+    const [p1, p2] = events.map((e) => e.position);
+    expect(foldProjection(itemSpec, new Map(), events).map((o) => o.op)).toEqual([
+      { kind: 'item.put', item: { id: uuid, dataId: 'a1', collectionId: 'news', data: { t: 1 }, createdAt: at(0), updatedAt: at(0), version: 0, position: p1 } },
+      { kind: 'item.put', item: { id: uuid, dataId: 'a1', collectionId: 'news', data: { t: 2 }, createdAt: at(0), updatedAt: at(5), version: 1, position: p2 } },
     ]);
   });
 
   it('given an ItemUpdated for a stored record, it reads id and createdAt from the loaded record', () => {
-    const stored: ItemRecord = { id: uuid, dataId: 'b', collectionId: 'c', data: {}, createdAt: at(0), updatedAt: at(0), version: 3 };
-    const [put] = foldProjection(itemSpec, new Map([['b', stored]]), [ev({ type: 'ItemUpdated', data: { dataId: 'b', collection: 'c', data: { x: 1 } } }, 4, 9)]);
-    expect(put?.op).toEqual({ kind: 'item.put', item: { ...stored, data: { x: 1 }, updatedAt: at(9), version: 4 } });
+    const stored: ItemRecord = { id: uuid, dataId: 'b', collectionId: 'c', data: {}, createdAt: at(0), updatedAt: at(0), version: 3, position: 3 };
+    const update = ev({ type: 'ItemUpdated', data: { dataId: 'b', collection: 'c', data: { x: 1 } } }, 4, 9);
+    const [put] = foldProjection(itemSpec, new Map([['b', stored]]), [update]);
+    expect(put?.op).toEqual({ kind: 'item.put', item: { ...stored, data: { x: 1 }, updatedAt: at(9), version: 4, position: update.position } });
   });
 
   it('given ItemDeleted, it writes a delete with the revision; an update of an unknown item writes nothing', () => {
-    const ops = foldProjection(itemSpec, new Map(), [
-      ev({ type: 'ItemDeleted', data: { dataId: 'z', collection: 'c' } }, 2),
-      ev({ type: 'ItemUpdated', data: { dataId: 'y', collection: 'c', data: {} } }, 1),
-    ]);
-    expect(ops.map((o) => o.op)).toEqual([{ kind: 'item.delete', dataId: 'z', collectionId: 'c', version: 2 }]);
+    const deleted = ev({ type: 'ItemDeleted', data: { dataId: 'z', collection: 'c' } }, 2);
+    const ops = foldProjection(itemSpec, new Map(), [deleted, ev({ type: 'ItemUpdated', data: { dataId: 'y', collection: 'c', data: {} } }, 1)]);
+    expect(ops.map((o) => o.op)).toEqual([{ kind: 'item.delete', dataId: 'z', collectionId: 'c', version: 2, position: deleted.position }]);
   });
 
   it('ignores events of other aggregates', () => {
@@ -43,15 +43,16 @@ describe('item projection', () => {
 describe('collection projection', () => {
   it('keeps createdAt across updates and deletes by slug', () => {
     const fields = [{ name: 'price', type: 'number' as const }];
-    const ops = foldProjection(collectionSpec, new Map(), [
+    const events = [
       ev({ type: 'CollectionCreated', data: { slug: 'news', name: 'News', sortableFields: [] } }, 0),
       ev({ type: 'CollectionUpdated', data: { slug: 'news', name: 'All news', sortableFields: fields } }, 1),
       ev({ type: 'CollectionDeleted', data: { slug: 'news' } }, 2),
-    ]);
-    expect(ops.map((o) => o.op)).toEqual([
-      { kind: 'collection.put', collection: { slug: 'news', name: 'News', sortableFields: [], createdAt: at(0), updatedAt: at(0), version: 0 } },
-      { kind: 'collection.put', collection: { slug: 'news', name: 'All news', sortableFields: fields, createdAt: at(0), updatedAt: at(1), version: 1 } },
-      { kind: 'collection.delete', slug: 'news', version: 2 },
+    ];
+    const [p0, p1, p2] = events.map((e) => e.position);
+    expect(foldProjection(collectionSpec, new Map(), events).map((o) => o.op)).toEqual([
+      { kind: 'collection.put', collection: { slug: 'news', name: 'News', sortableFields: [], createdAt: at(0), updatedAt: at(0), version: 0, position: p0 } },
+      { kind: 'collection.put', collection: { slug: 'news', name: 'All news', sortableFields: fields, createdAt: at(0), updatedAt: at(1), version: 1, position: p1 } },
+      { kind: 'collection.delete', slug: 'news', version: 2, position: p2 },
     ]);
   });
 });

@@ -1,6 +1,6 @@
 import { ValidationError } from '@pubstream/domain';
 import type { ReadModelOp } from '../projectionStore.js';
-import { enterCollection, leaveCollection, type MemoryRecords } from './memoryRecords.js';
+import { enterCollection, leaveCollection, touchCollection, type MemoryRecords } from './memoryRecords.js';
 import { sortKindOf } from './sortKeys.js';
 
 type Op<K extends ReadModelOp['kind']> = Extract<ReadModelOp, { kind: K }>;
@@ -16,9 +16,13 @@ const guard = (versions: Map<string, number>, id: string, version: number): bool
 const putItem = (records: MemoryRecords, { item }: Op<'item.put'>): boolean => {
   if (!guard(records.itemVersions, item.dataId, item.version)) return false;
   const previous = records.items.get(item.dataId);
-  if (previous && previous.collectionId !== item.collectionId) leaveCollection(records, previous);
+  if (previous && previous.collectionId !== item.collectionId) {
+    leaveCollection(records, previous);
+    touchCollection(records, previous.collectionId, item.position);
+  }
   records.items.set(item.dataId, item);
   enterCollection(records, item);
+  touchCollection(records, item.collectionId, item.position);
   return true;
 };
 
@@ -27,12 +31,14 @@ const deleteItem = (records: MemoryRecords, op: Op<'item.delete'>): boolean => {
   const previous = records.items.get(op.dataId);
   if (previous) leaveCollection(records, previous);
   records.items.delete(op.dataId);
+  touchCollection(records, op.collectionId, op.position);
   return true;
 };
 
 const putCollection = (records: MemoryRecords, { collection }: Op<'collection.put'>): boolean => {
   if (!guard(records.collectionVersions, collection.slug, collection.version)) return false;
   records.collections.set(collection.slug, collection);
+  touchCollection(records, collection.slug, collection.position);
   const membership = records.memberships.get(collection.slug);
   // A field whose declaration went away or changed type is rebuilt on its next use.
   for (const [field, { kind }] of membership?.indexes ?? []) {
@@ -45,6 +51,7 @@ const deleteCollection = (records: MemoryRecords, op: Op<'collection.delete'>): 
   if (!guard(records.collectionVersions, op.slug, op.version)) return false;
   records.collections.delete(op.slug);
   records.memberships.delete(op.slug);
+  touchCollection(records, op.slug, op.position);
   return true;
 };
 

@@ -1,5 +1,8 @@
 import { FencedError, type Lease, type ProjectionStore } from '../projectionStore.js';
+import { changeEntryOf } from '../changeEntryOf.js';
+import type { ChangeEntry } from '../changeHistory.js';
 import { applyMemoryOp } from './applyMemoryOp.js';
+import { createMemoryHistoryState, recordMemoryHistory, recordMemoryTime, type MemoryHistoryState } from './memoryHistory.js';
 import type { MemoryRecords } from './memoryRecords.js';
 
 interface HeldLease {
@@ -13,9 +16,10 @@ export interface MemoryProjectionState {
   readonly checkpoints: Map<string, number>;
   readonly leases: Map<string, HeldLease>;
   readonly leaseTokens: Map<string, number>;
+  readonly history: MemoryHistoryState;
 }
 
-export const createMemoryProjectionState = (): MemoryProjectionState => ({ checkpoints: new Map(), leases: new Map(), leaseTokens: new Map() });
+export const createMemoryProjectionState = (): MemoryProjectionState => ({ checkpoints: new Map(), leases: new Map(), leaseTokens: new Map(), history: createMemoryHistoryState() });
 
 /**
  * The projection store over the memory records: every batch is applied synchronously, so each op
@@ -24,7 +28,7 @@ export const createMemoryProjectionState = (): MemoryProjectionState => ({ check
  * (docs/read-models.md, Fencing).
  */
 export const createMemoryProjectionStore = (records: MemoryRecords, now: () => Date, state: MemoryProjectionState = createMemoryProjectionState()): ProjectionStore => {
-  const { checkpoints, leases, leaseTokens } = state;
+  const { checkpoints, leases, leaseTokens, history } = state;
 
   const liveLease = (name: string): HeldLease | undefined => {
     const lease = leases.get(name);
@@ -39,8 +43,15 @@ export const createMemoryProjectionStore = (records: MemoryRecords, now: () => D
     async apply(ops, checkpoint, options) {
       const lease = options?.lease;
       if (lease && !isCurrent(lease)) throw new FencedError();
+      const previous = checkpoints.get(checkpoint.projection) ?? 0;
       const applied = ops.map((op) => applyMemoryOp(records, op));
-      checkpoints.set(checkpoint.projection, Math.max(checkpoints.get(checkpoint.projection) ?? 0, checkpoint.position));
+      const recording = options?.history;
+      if (recording) {
+        const entries = ops.flatMap((op, i) => (applied[i] ? (changeEntryOf(op) ?? []) : [])) as ChangeEntry[];
+        recordMemoryHistory(history, entries, previous, recording);
+      }
+      checkpoints.set(checkpoint.projection, Math.max(previous, checkpoint.position));
+      if (recording) recordMemoryTime(history, Math.max(previous, checkpoint.position), recording);
       return applied;
     },
     async acquireLease(name, holder, ttlMs) {

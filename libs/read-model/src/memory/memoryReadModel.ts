@@ -1,5 +1,5 @@
 import { ValidationError } from '@pubstream/domain';
-import { checkPageQuery, type ReadModel } from '../readModel.js';
+import { APPLIED_CHECKPOINT, checkPageQuery, type ReadModel } from '../readModel.js';
 import type { ItemRecord } from '../records.js';
 import { sortedIndexOf, type MemoryRecords } from './memoryRecords.js';
 import { sortKindOf } from './sortKeys.js';
@@ -8,7 +8,8 @@ import { sortKindOf } from './sortKeys.js';
  * The public reads over the memory records. A page is a slice of the collection's sorted index
  * for the field (built on first use, then kept up to date by every write).
  */
-export const createMemoryReadModel = (records: MemoryRecords): ReadModel => ({
+export const createMemoryReadModel = (records: MemoryRecords, checkpoints: ReadonlyMap<string, number>): ReadModel => ({
+  atomicBatches: true,
   async getItem(dataId) {
     return records.items.get(dataId) ?? null;
   },
@@ -29,12 +30,15 @@ export const createMemoryReadModel = (records: MemoryRecords): ReadModel => ({
     if (!kind) throw new ValidationError(`Unknown sort field "${query.sort}"`);
     const ids = sortedIndexOf(records, slug, query.sort, kind).page(query.order, query.offset, query.limit);
     const total = records.memberships.get(slug)?.members.size ?? 0;
-    return { items: ids.map((id) => records.items.get(id) as ItemRecord), total };
+    return { items: ids.map((id) => records.items.get(id) as ItemRecord), total, position: records.lastChange.get(slug) ?? collection.position };
   },
   async countItems(slug) {
     return records.memberships.get(slug)?.members.size ?? 0;
   },
   async isCaughtUp() {
     return records.caughtUp;
+  },
+  async appliedPosition() {
+    return checkpoints.get(APPLIED_CHECKPOINT) ?? 0;
   },
 });

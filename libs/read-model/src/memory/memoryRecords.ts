@@ -20,6 +20,8 @@ export interface MemoryRecords {
   readonly collections: Map<string, CollectionRecord>;
   readonly collectionVersions: Map<string, number>;
   readonly memberships: Map<string, Membership>;
+  /** Per collection: the position of its latest change (its record or an item); kept after a delete. */
+  readonly lastChange: Map<string, number>;
   readonly keysById: Map<string, KeyRecord>;
   readonly keysByHash: Map<string, KeyRecord>;
   readonly keyVersions: Map<string, number>;
@@ -35,6 +37,7 @@ export const createMemoryRecords = (): MemoryRecords => ({
   collections: new Map(),
   collectionVersions: new Map(),
   memberships: new Map(),
+  lastChange: new Map(),
   keysById: new Map(),
   keysByHash: new Map(),
   keyVersions: new Map(),
@@ -79,4 +82,9 @@ export const sortedIndexOf = (records: MemoryRecords, slug: string, field: strin
   }
   membership.indexes.set(field, { kind, index });
   return index;
+};
+
+/** Notes a change of the collection at `position` (lastChange never moves back). */
+export const touchCollection = (records: MemoryRecords, slug: string, position: number): void => {
+  if ((records.lastChange.get(slug) ?? 0) < position) records.lastChange.set(slug, position);
 };

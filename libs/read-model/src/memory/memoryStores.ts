@@ -1,4 +1,5 @@
 import type { Stores } from '../stores.js';
+import { createMemoryHistory } from './memoryHistory.js';
 import { createMemoryKeyStore } from './memoryKeyStore.js';
 import { createMemoryProjectionState, createMemoryProjectionStore, type MemoryProjectionState } from './memoryProjectionStore.js';
 import { createMemoryReadModel } from './memoryReadModel.js';
@@ -6,7 +7,7 @@ import { createMemoryRecords, type MemoryRecords } from './memoryRecords.js';
 import { createMemoryUsageStore } from './memoryUsageStore.js';
 
 export interface MemoryStoresOptions {
-  /** Clock for lease expiry. */
+  /** Clock for lease expiry and the history's floor. */
   readonly now?: () => Date;
   /** The state to keep the data in (tests pass their own to empty it, as a lost Redis would be). */
   readonly state?: MemoryStoresState;
@@ -27,11 +28,13 @@ export const createMemoryStoresState = (): MemoryStoresState => ({ records: crea
  */
 export const createMemoryStores = (options: MemoryStoresOptions = {}): Stores => {
   const { records, projection } = options.state ?? createMemoryStoresState();
+  const now = options.now ?? (() => new Date());
   return {
-    readModel: createMemoryReadModel(records),
+    readModel: createMemoryReadModel(records, projection.checkpoints),
+    history: createMemoryHistory(projection.history, records, projection.checkpoints, now),
     keys: createMemoryKeyStore(records),
     usage: createMemoryUsageStore(),
-    projections: createMemoryProjectionStore(records, options.now ?? (() => new Date()), projection),
+    projections: createMemoryProjectionStore(records, now, projection),
     async ping() {},
     async close() {},
   };

@@ -1,3 +1,4 @@
+import type { ChangeHistory } from '../changeHistory.js';
 import type { KeyStore } from '../keyStore.js';
 import type { ProjectionStore } from '../projectionStore.js';
 import type { ReadModel } from '../readModel.js';
@@ -16,6 +17,16 @@ export const followReadModel = (current: () => ReadModel): ReadModel => ({
   getCollectionPage: (slug, query) => current().getCollectionPage(slug, query),
   countItems: (slug) => current().countItems(slug),
   isCaughtUp: () => current().isCaughtUp(),
+  appliedPosition: () => current().appliedPosition(),
+  get atomicBatches() {
+    return current().atomicBatches;
+  },
+});
+
+export const followHistory = (current: () => ChangeHistory): ChangeHistory => ({
+  historyFloor: () => current().historyFloor(),
+  itemChanges: (dataIds, after, until) => current().itemChanges(dataIds, after, until),
+  collectionChanges: (slug, after, limit) => current().collectionChanges(slug, after, limit),
 });
 
 export const followKeyStore = (current: () => KeyStore): KeyStore => ({

@@ -19,12 +19,13 @@ const item = (dataId: string, title: string, version = 1): ItemRecord => ({
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',
   version,
+  position: version,
 });
 
 const seed = async (projections: ProjectionStore, titles: string[], position: number): Promise<void> => {
   await projections.apply(
     [
-      { kind: 'collection.put', collection: { slug: 'posts', name: 'Posts', sortableFields: [], createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z', version: 1 } },
+      { kind: 'collection.put', collection: { slug: 'posts', name: 'Posts', sortableFields: [], createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z', version: 1, position: 1 } },
       ...titles.map((title, i) => ({ kind: 'item.put' as const, item: item(`d${i}`, title) })),
     ],
     { projection: 'projector', position },

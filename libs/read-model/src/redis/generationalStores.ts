@@ -1,5 +1,5 @@
 import type { Stores } from '../stores.js';
-import { followKeyStore, followProjectionStore, followReadModel } from './followGeneration.js';
+import { followHistory, followKeyStore, followProjectionStore, followReadModel } from './followGeneration.js';
 import { readActiveGeneration } from './generations.js';
 import { createRedisCommands } from './redisCommands.js';
 import type { RedisReadModelClient } from './redisConnection.js';
@@ -59,6 +59,7 @@ export const createGenerationalRedisStores = async (client: RedisReadModelClient
     activeGeneration: () => active,
     refresh,
     readModel: followReadModel(() => current.readModel),
+    history: followHistory(() => current.history),
     keys: followKeyStore(() => current.keys),
     projections: followProjectionStore(() => current.projections),
     usage: open(root).usage,

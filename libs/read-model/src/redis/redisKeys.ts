@@ -13,6 +13,10 @@ const COLLECTION_SUFFIX = {
   itemVersions: 'ver',
   sorted: 'z:',
   missing: 'm:',
+  /** The position of the collection's latest change (its record or an item). */
+  lastChange: 'last',
+  /** The collection's change history: a sorted set, score = position, member = the entry's JSON. */
+  history: 'h',
 } as const;
 
 export const redisKeys = (ns: string) => {
@@ -21,10 +25,14 @@ export const redisKeys = (ns: string) => {
   return {
     item: (dataId: string) => `${ns}:{i:${dataId}}`,
     itemVersion: (dataId: string) => `${ns}:{i:${dataId}}:v`,
+    /** The item's history index: a sorted set, score = position, member = `<position>:<collection slug>`. */
+    itemHistory: (dataId: string) => `${ns}:{i:${dataId}}:h`,
     /** The prefix P the scripts take: every key of the collection is P + a suffix. */
     collectionPrefix,
     collectionRecord: (slug: string) => collectionPrefix(slug) + COLLECTION_SUFFIX.record,
     collectionItems: (slug: string) => collectionPrefix(slug) + COLLECTION_SUFFIX.items,
+    collectionLastChange: (slug: string) => collectionPrefix(slug) + COLLECTION_SUFFIX.lastChange,
+    collectionHistory: (slug: string) => collectionPrefix(slug) + COLLECTION_SUFFIX.history,
     collectionList: `${ns}:{cl}`,
     collectionListVersions: `${ns}:{cl}:v`,
     keyByHash: (hash: string) => `${ns}:{k:${hash}}`,
@@ -36,6 +44,10 @@ export const redisKeys = (ns: string) => {
     checkpoints: `${ns}:{m}:cp`,
     /** Present once the projector has caught up since the namespace was last emptied: the log position it had reached. */
     caughtUp: `${ns}:{m}:caught-up`,
+    /** The history's facts: `start` (applied position when recording began), `window` (RESUME_WINDOW ms). */
+    historyMeta: `${ns}:{m}:history`,
+    /** The time index: a sorted set, score = ms, member = the applied position then. */
+    historyTimes: `${ns}:{m}:history:t`,
     lease: (name: string) => `${ns}:{m}:lease:${name}`,
     leaseTokens: (name: string) => `${ns}:{m}:lease:${name}:seq`,
     /** `count` and `last` of a key; its bucket hashes share the hash tag. */
@@ -56,6 +68,8 @@ local function itemsKey(P) return P .. '${COLLECTION_SUFFIX.items}' end
 local function itemVersionsKey(P) return P .. '${COLLECTION_SUFFIX.itemVersions}' end
 local function sortedKey(P, field) return P .. '${COLLECTION_SUFFIX.sorted}' .. field end
 local function missingKey(P, field) return P .. '${COLLECTION_SUFFIX.missing}' .. field end
+local function lastChangeKey(P) return P .. '${COLLECTION_SUFFIX.lastChange}' end
+local function historyKey(P) return P .. '${COLLECTION_SUFFIX.history}' end
 `;
 
 /** The part of a key Redis Cluster hashes: the text between the first `{` and the next `}` when

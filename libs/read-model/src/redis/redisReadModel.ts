@@ -1,5 +1,5 @@
 import { ValidationError } from '@pubstream/domain';
-import { checkPageQuery, type ReadModel } from '../readModel.js';
+import { APPLIED_CHECKPOINT, checkPageQuery, type ReadModel } from '../readModel.js';
 import type { CollectionRecord, ItemRecord } from '../records.js';
 import type { RedisCommands, Reply } from './redisCommands.js';
 import type { RedisKeys } from './redisKeys.js';
@@ -16,6 +16,8 @@ const getEach = async (commands: RedisCommands, keys: string[]): Promise<(ItemRe
 
 /** The public reads on Redis: records by key, a page in one script (docs/read-models.md). */
 export const createRedisReadModel = (commands: RedisCommands, key: RedisKeys): ReadModel => ({
+  // One MGET on one node is atomic; on a cluster every item is its own GET (docs/public-api.md, X-Position).
+  atomicBatches: !commands.cluster,
   async getItem(dataId) {
     const k = key.item(dataId);
     return parseRecord<ItemRecord>(await commands.send(k, ['GET', k], true));
@@ -41,8 +43,8 @@ export const createRedisReadModel = (commands: RedisCommands, key: RedisKeys): R
     const reply = await commands.run('COLLECTION_PAGE', [key.collectionRecord(slug)], args, true);
     if (!Array.isArray(reply)) return null;
     if (reply[0] === -1) throw new ValidationError(`Unknown sort field "${query.sort}"`);
-    const [total, ...jsons] = reply as Reply[];
-    return { total: Number(total), items: jsons.map((json) => parseRecord<ItemRecord>(json) as ItemRecord) };
+    const [total, last, ...jsons] = reply as Reply[];
+    return { total: Number(total), position: Number(last), items: jsons.map((json) => parseRecord<ItemRecord>(json) as ItemRecord) };
   },
   async countItems(slug) {
     const items = key.collectionItems(slug);
@@ -50,5 +52,9 @@ export const createRedisReadModel = (commands: RedisCommands, key: RedisKeys): R
   },
   async isCaughtUp() {
     return (await commands.send(key.caughtUp, ['EXISTS', key.caughtUp], true)) === 1;
+  },
+  async appliedPosition() {
+    const reply = await commands.send(key.checkpoints, ['HGET', key.checkpoints, APPLIED_CHECKPOINT], true);
+    return typeof reply === 'string' ? Number(reply) : 0;
   },
 });

@@ -203,7 +203,8 @@ return out
 `;
 
 /**
- * One page: nil when the collection does not exist, else {total, json...}. KEYS[1] = recordKey(P).
+ * One page: nil when the collection does not exist, else {total, lastChange, json...}: the page and
+ * the collection's lastChange read at one instant (docs/read-models.md, Positions). KEYS[1] = recordKey(P).
  * ARGV: P, field, 'id' for built-in fields (members are dataIds) or 'field' (kind from the record), order, offset, limit.
  */
 export const COLLECTION_PAGE = `${COLLECTION_KEYS_LUA}
@@ -222,6 +223,7 @@ if kind == 'field' then
   if not kind then return { -1 } end
 end
 local total = redis.call('HLEN', itemsKey(P))
+local last = tonumber(redis.call('GET', lastChangeKey(P)) or '0')
 local z, m = sortedKey(P, ARGV[2]), missingKey(P, ARGV[2])
 local cmd = ARGV[4] == 'asc' and 'ZRANGE' or 'ZREVRANGE'
 local offset, limit = tonumber(ARGV[5]), tonumber(ARGV[6])
@@ -237,7 +239,7 @@ if limit > 0 then
     for _, v in ipairs(redis.call(cmd, m, from, from + rest - 1)) do table.insert(members, v) end
   end
 end
-local out = { total }
+local out = { total, last }
 if #members == 0 then return out end
 local ids = {}
 for i, member in ipairs(members) do
@@ -246,7 +248,7 @@ end
 -- unpack() has a stack limit of a few thousand values: fetch in chunks.
 for first = 1, #ids, 1000 do
   local values = redis.call('HMGET', itemsKey(P), unpack(ids, first, math.min(first + 999, #ids)))
-  for i = 1, #values do out[first + i] = values[i] end
+  for i = 1, #values do out[first + i + 1] = values[i] end
 end
 return out
 `;

@@ -1,6 +1,7 @@
 import type { Stores } from '../stores.js';
 import { createRedisCommands, type RedisCommands } from './redisCommands.js';
 import type { RedisReadModelClient } from './redisConnection.js';
+import { createRedisHistory } from './redisHistory.js';
 import { createRedisKeyStore } from './redisKeyStore.js';
 import { redisKeys } from './redisKeys.js';
 import { createRedisProjectionStore } from './redisProjectionStore.js';
@@ -17,6 +18,8 @@ export interface RedisStoresOptions {
   readonly writeChunk?: { readonly maxEntries?: number; readonly maxBytes?: number };
   /** Bound of every Redis command (ServiceUnavailableError past it); none by default. See RedisCommandsOptions. */
   readonly commandTimeoutMs?: number;
+  /** The clock of the history's floor (RESUME_WINDOW ago). */
+  readonly now?: () => Date;
 }
 
 /** The four ports of one namespace over shared commands: cheap, they hold nothing else. */
@@ -26,6 +29,7 @@ export const redisPortsOf = (commands: RedisCommands, options: RedisStoresOption
   const key = redisKeys(options.namespace ?? 'ps');
   return {
     readModel: createRedisReadModel(commands, key),
+    history: createRedisHistory(commands, key, options.now ?? (() => new Date())),
     keys: createRedisKeyStore(commands, key),
     usage: createRedisUsageStore(commands, key, options.hourBucketTtlSeconds),
     projections: createRedisProjectionStore(commands, key, options.writeChunk),

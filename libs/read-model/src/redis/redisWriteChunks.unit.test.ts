@@ -42,8 +42,8 @@ describe('planWriteChunks', () => {
       { kind: 'collection.put', collection: collectionRecord('c', 1, [{ name: 'n', type: 'number' }]) },
       put('a', 'c', 1),
       put('b', 'other', 1),
-      { kind: 'item.delete', dataId: 'a', collectionId: 'c', version: 2 },
-      { kind: 'collection.delete', slug: 'c', version: 2 },
+      { kind: 'item.delete', dataId: 'a', collectionId: 'c', version: 2, position: 2 },
+      { kind: 'collection.delete', slug: 'c', version: 2, position: 2 },
       { kind: 'plan.put', plan: { plan: 'free', monthlyQuota: null, version: 1 } },
       put('a', 'c', 3),
     ];

@@ -8,7 +8,14 @@ import type { Stores } from '../stores.js';
 const T0 = Date.UTC(2026, 0, 1);
 const iso = (offsetMs: number): string => new Date(T0 + offsetMs).toISOString();
 
-export const itemRecord = (dataId: string, collectionId: string, version: number, data: Record<string, unknown> = {}, times: { created?: number; updated?: number } = {}): ItemRecord => ({
+/** `times.position` defaults to the version (positions only need to grow per record for most cases). */
+export const itemRecord = (
+  dataId: string,
+  collectionId: string,
+  version: number,
+  data: Record<string, unknown> = {},
+  times: { created?: number; updated?: number; position?: number } = {},
+): ItemRecord => ({
   id: `id-${dataId}`,
   dataId,
   collectionId,
@@ -16,15 +23,17 @@ export const itemRecord = (dataId: string, collectionId: string, version: number
   createdAt: iso(times.created ?? 0),
   updatedAt: iso(times.updated ?? times.created ?? 0),
   version,
+  position: times.position ?? version,
 });
 
-export const collectionRecord = (slug: string, version: number, sortableFields: CollectionRecord['sortableFields'] = []): CollectionRecord => ({
+export const collectionRecord = (slug: string, version: number, sortableFields: CollectionRecord['sortableFields'] = [], position = version): CollectionRecord => ({
   slug,
   name: `Collection ${slug}`,
   sortableFields,
   createdAt: iso(0),
   updatedAt: iso(0),
   version,
+  position,
 });
 
 export const keyRecord = (keyId: string, version: number, name = 'key'): KeyRecord => ({
@@ -40,7 +49,7 @@ export const keyRecord = (keyId: string, version: number, name = 'key'): KeyReco
 });
 
 export const put = (item: ItemRecord): ReadModelOp => ({ kind: 'item.put', item });
-export const del = (dataId: string, collectionId: string, version: number): ReadModelOp => ({ kind: 'item.delete', dataId, collectionId, version });
+export const del = (dataId: string, collectionId: string, version: number, position = version): ReadModelOp => ({ kind: 'item.delete', dataId, collectionId, version, position });
 export const putCollection = (collection: CollectionRecord): ReadModelOp => ({ kind: 'collection.put', collection });
 export const cp = (position: number) => ({ projection: 'items', position });
 export const ids = (items: readonly ItemRecord[]): string[] => items.map((i) => i.dataId);

@@ -97,12 +97,12 @@ const describeCollectionsAndCounts = (subject: () => ReadModelSubject): void => 
       const batch = [putCollection(c), put(itemRecord('a1', 'c', 1, { n: 1 })), put(itemRecord('a2', 'c', 1, { n: 2 }))];
       await s.projections.apply(batch, cp(3));
       await page('c', 'n', 'asc');
-      expect(await s.projections.apply([{ kind: 'collection.delete', slug: 'c', version: 2 }], cp(4))).toEqual([true]);
+      expect(await s.projections.apply([{ kind: 'collection.delete', slug: 'c', version: 2, position: 2 }], cp(4))).toEqual([true]);
       expect(await s.readModel.getCollection('c')).toBeNull();
       expect(await s.readModel.getCollectionPage('c', { sort: 'n', order: 'asc', offset: 0, limit: 10 })).toBeNull();
       expect(await s.readModel.countItems('c')).toBe(0);
       expect(await s.readModel.listCollections()).toEqual([]);
-      expect(await s.projections.apply([...batch, { kind: 'collection.delete', slug: 'c', version: 2 }], cp(4))).toEqual([false, false, false, false]);
+      expect(await s.projections.apply([...batch, { kind: 'collection.delete', slug: 'c', version: 2, position: 2 }], cp(4))).toEqual([false, false, false, false]);
       expect(await s.readModel.getCollection('c')).toBeNull();
       expect(await s.readModel.countItems('c')).toBe(0);
       // Created again (a newer version): an empty collection, with the new items only.

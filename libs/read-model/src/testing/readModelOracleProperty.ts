@@ -23,7 +23,7 @@ const opArb: fc.Arbitrary<ReadModelOp> = fc.oneof(
   { weight: 5, arbitrary: itemPut },
   { weight: 2, arbitrary: fc.record({ dataId: fc.constantFrom(...dataIds), version: fc.integer({ min: 1, max: 6 }) }).map(({ dataId, version }) => del(dataId, collectionOf(dataId), version)) },
   { weight: 2, arbitrary: fc.record({ slug: fc.constantFrom('even', 'odd'), version: fc.integer({ min: 1, max: 6 }), fields: fc.constantFrom(...fieldSets) }).map(({ slug, version, fields }) => putCollection(collectionRecord(slug, version, fields))) },
-  { weight: 1, arbitrary: fc.record({ slug: fc.constantFrom('even', 'odd'), version: fc.integer({ min: 1, max: 6 }) }).map(({ slug, version }): ReadModelOp => ({ kind: 'collection.delete', slug, version })) },
+  { weight: 1, arbitrary: fc.record({ slug: fc.constantFrom('even', 'odd'), version: fc.integer({ min: 1, max: 6 }) }).map(({ slug, version }): ReadModelOp => ({ kind: 'collection.delete', slug, version, position: version })) },
 );
 const scenario = fc.record({ ops: fc.array(opArb, { maxLength: 40 }), batchSize: fc.integer({ min: 1, max: 10 }), readEvery: fc.integer({ min: 1, max: 5 }) });
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { KeyType, PlanName } from '@pubstream/domain';
-import type { ReadModelOp, Stores } from '@pubstream/read-model';
+import { withPosition, type ReadModelOp, type Stores } from '@pubstream/read-model';
 import type { ChangeMessage, ChangeStream } from '@pubstream/change-stream';
 import { generateApiKey, hashApiKey } from '@pubstream/access';
 
@@ -24,14 +24,14 @@ export class WorldWrites {
   readonly putCollection = async (slug: string): Promise<void> => {
     const version = this.nextVersion(`collection-${slug}`);
     const at = stamp();
-    await this.write([{ kind: 'collection.put', collection: { slug, name: slug, sortableFields: [], createdAt: at, updatedAt: at, version } }], (pos) => [
+    await this.write([{ kind: 'collection.put', collection: { slug, name: slug, sortableFields: [], createdAt: at, updatedAt: at, version, position: 0 } }], (pos) => [
       { kind: 'collection', action: 'update', slug, version, position: pos },
     ]);
   };
 
   readonly deleteCollection = async (slug: string): Promise<void> => {
     const version = this.nextVersion(`collection-${slug}`);
-    await this.write([{ kind: 'collection.delete', slug, version }], (pos) => [{ kind: 'collection', action: 'delete', slug, version, position: pos }]);
+    await this.write([{ kind: 'collection.delete', slug, version, position: 0 }], (pos) => [{ kind: 'collection', action: 'delete', slug, version, position: pos }]);
   };
 
   /** Creates or updates an item; returns its new version. `publish: false` loses the change message. */
@@ -39,7 +39,7 @@ export class WorldWrites {
     const version = this.nextVersion(`item-${dataId}`);
     const existing = await this.stores.readModel.getItem(dataId);
     const at = stamp();
-    const item = { id: existing?.id ?? randomUUID(), dataId, collectionId: slug, data, createdAt: existing?.createdAt ?? at, updatedAt: at, version };
+    const item = { id: existing?.id ?? randomUUID(), dataId, collectionId: slug, data, createdAt: existing?.createdAt ?? at, updatedAt: at, version, position: 0 };
     await this.write(
       [{ kind: 'item.put', item }],
       (pos) => [{ kind: 'item', action: 'update', dataId, collectionId: slug, version, position: pos, data }],
@@ -50,7 +50,7 @@ export class WorldWrites {
 
   readonly deleteItem = async (slug: string, dataId: string): Promise<number> => {
     const version = this.nextVersion(`item-${dataId}`);
-    await this.write([{ kind: 'item.delete', dataId, collectionId: slug, version }], (pos) => [
+    await this.write([{ kind: 'item.delete', dataId, collectionId: slug, version, position: 0 }], (pos) => [
       { kind: 'item', action: 'delete', dataId, collectionId: slug, version, position: pos, data: {} },
     ]);
     return version;
@@ -87,7 +87,7 @@ export class WorldWrites {
 
   private async write(ops: ReadModelOp[], messages: (pos: number) => ChangeMessage[], publish = true): Promise<void> {
     const pos = ++this.position;
-    await this.stores.projections.apply(ops, { projection: 'test', position: pos });
+    await this.stores.projections.apply(ops.map((op) => withPosition(op, pos)), { projection: 'test', position: pos });
     if (publish) await this.changeStream.publish(messages(pos));
   }
 }
