@@ -1,4 +1,4 @@
-import type { KeyStore, ReadModel, UsageStore } from '@pubstream/read-model';
+import type { ChangeHistory, KeyStore, ReadModel, UsageStore } from '@pubstream/read-model';
 
 /**
  * The ports the public API uses (a `Stores` record fits): the public reads; key records by hash
@@ -9,5 +9,7 @@ export interface ApiStores {
   readonly readModel: ReadModel;
   readonly keys: Pick<KeyStore, 'getKeyByHash' | 'getPlan'>;
   readonly usage: Pick<UsageStore, 'recordUsage'>;
+  /** Retained item changes: stream resumes and the changes feed. */
+  readonly history: ChangeHistory;
   ping(): Promise<void>;
 }

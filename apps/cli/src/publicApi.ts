@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestListener } from 'node:http';
-import { createApiApp, createFanoutHub, createReconnectHints, createStreamAdmission, registerFanoutHubMetrics, type ApiStores } from '@pubstream/api';
+import {
+  createApiApp,
+  createFanoutHub,
+  createPollingPositionWaiter,
+  createReconnectHints,
+  createStreamAdmission,
+  registerFanoutHubMetrics,
+  type ApiStores,
+} from '@pubstream/api';
 import { createMemoryStreamSlots, type RateLimiter, type StreamSlots } from '@pubstream/access';
 import type { ChangeStream } from '@pubstream/change-stream';
 import type { Config } from '@pubstream/config';
@@ -41,7 +49,14 @@ export const createPublicApi = async (deps: {
   const drainSignal = createDrainSignal();
   const logger = deps.logger.child({ component: 'fanout' });
   const hints = createReconnectHints({ shutdownWindowMs: config.shutdownReconnectWindowMs });
-  const hub = createFanoutHub({ reads: deps.stores.readModel, plans: deps.stores.keys, changeStream: deps.changeStream, logger, hints, unsentBudgetBytes: config.streamBufferBudgetBytes });
+  const { readModel, history } = deps.stores;
+  const positions = {
+    appliedPosition: () => readModel.appliedPosition(),
+    historyFloor: () => history.historyFloor(),
+    itemChanges: (dataIds: readonly string[], after: number, until: number) => history.itemChanges(dataIds, after, until),
+  };
+  const hub = createFanoutHub({ reads: readModel, positions, plans: deps.stores.keys, changeStream: deps.changeStream, logger, hints, unsentBudgetBytes: config.streamBufferBudgetBytes });
+  const waiter = createPollingPositionWaiter({ applied: () => readModel.appliedPosition() });
   await hub.start();
   if (deps.metrics) registerFanoutHubMetrics(deps.metrics, hub);
   const admission = createStreamAdmission({ slots: deps.streamSlots ?? createMemoryStreamSlots(), maxStreamsPerAddress: config.maxStreamsPerAddress, logger });
@@ -61,13 +76,21 @@ export const createPublicApi = async (deps: {
     logger: deps.logger,
     now: deps.now,
     metrics: deps.metrics,
-    streams: { hub, admission, hints, config: { streamTtlMs: config.streamTtlMs, maxStreamsPerKey: config.maxStreamsPerKey ?? undefined }, newId: randomUUID },
+    streams: {
+      hub,
+      admission,
+      hints,
+      positions: waiter,
+      config: { streamTtlMs: config.streamTtlMs, maxStreamsPerKey: config.maxStreamsPerKey ?? undefined, positionWaitMs: config.minPositionWaitMs },
+      newId: randomUUID,
+    },
   });
   return {
     callback: api.callback(),
     drainSignal,
     drain: () => hub.drain('shutdown'),
     async close() {
+      waiter.close();
       await hub.close();
       admission.close();
       await api.close();

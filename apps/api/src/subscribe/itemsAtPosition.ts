@@ -14,9 +14,6 @@ export interface ItemsAtPosition {
   readonly position: number;
 }
 
-/** The position of the event that produced a record's current version (0 from an adapter that keeps none). */
-export const recordPosition = (record: ItemRecord): number => (record as ItemRecord & { readonly position?: number }).position ?? 0;
-
 /**
  * Makes the records of a snapshot exactly the state at one position (docs/subscriptions.md,
  * "Positions"). `before` is the applied position read before the records: the records reflect it
@@ -37,7 +34,7 @@ export const itemsAtPosition = async (
   dataIds.forEach((dataId, index) => {
     const record = records[index] ?? null;
     items.set(dataId, record && { dataId, data: record.data, version: record.version });
-    if (record) position = Math.max(position, recordPosition(record));
+    if (record) position = Math.max(position, record.position);
   });
   if (position === before) return { items, position };
   const changes = await history.itemChanges(dataIds, before, position);

@@ -1,12 +1,12 @@
 import { ValidationError } from '@pubstream/domain';
+import { parsePosition } from '@pubstream/read-model';
 
 type QueryValue = string | string[] | undefined;
 
-const POSITION = /^[0-9]{1,15}$/;
-
 const parse = (value: string): number => {
-  if (!POSITION.test(value)) throw new ValidationError('Invalid position');
-  return Number(value);
+  const position = parsePosition(value);
+  if (position === null) throw new ValidationError('Invalid position');
+  return position;
 };
 
 /**

@@ -1,5 +1,6 @@
 import type { Context, Middleware } from 'koa';
 import { ForbiddenError, NotFoundError, PLANS, ServiceUnavailableError, UnauthorizedError } from '@pubstream/domain';
+import type { PositionWaiter } from '../positions/positionWaiter.js';
 import type { PublicAccess } from '../publicAccess.js';
 import type { FanoutHub, HubStream } from './fanoutHub.js';
 import type { ReconnectHints } from './reconnectHints.js';
@@ -22,6 +23,8 @@ export interface SubscribeConfig {
   readonly closeGraceMs?: number;
   /** An operator's lower cap on concurrent streams per key; the plan's maxStreamsPerKey is the ceiling. */
   readonly maxStreamsPerKey?: number;
+  /** How long a resume from a position ahead of this node waits for it (MIN_POSITION_WAIT_MS). Default 2 s. */
+  readonly positionWaitMs?: number;
 }
 
 /** The shared access checks of every public route (apps/api/src/publicAccess.ts). */
@@ -45,11 +48,8 @@ export interface SubscribeRouteDeps {
   /** `retry:` of new streams, `retryAfterMs` of cut ones. */
   readonly hints: ReconnectHints;
   readonly config: SubscribeConfig;
-  /**
-   * Resolves true once this node has applied `position`, false when it did not within its bound
-   * (MIN_POSITION_WAIT_MS): a resume from a faster node waits, never skips (docs/subscriptions.md).
-   */
-  waitForPosition(position: number): Promise<boolean>;
+  /** Waits for this node to apply a position: a resume from a faster node waits, never skips (docs/subscriptions.md). */
+  readonly positions: Pick<PositionWaiter, 'reached'>;
   /** Connection ids. */
   newId(): string;
   /** For the TTL jitter; Math.random by default. */
@@ -178,7 +178,7 @@ export const createSubscribeRoute = (deps: SubscribeRouteDeps): Middleware => {
 
     await hub.start();
     // A client that saw `from` on a faster node: wait for this one to get there, before anything is taken.
-    if (from !== null && !(await deps.waitForPosition(from))) {
+    if (from !== null && !(await deps.positions.reached(from, config.positionWaitMs ?? 2_000))) {
       throw new ServiceUnavailableError(`This server has not reached position ${from} yet; retry shortly`);
     }
     const connectionId = deps.newId();

@@ -13,6 +13,10 @@ export interface SseTestClient {
   readonly headers: http.IncomingHttpHeaders;
   /** Every event so far, in order. */
   readonly events: ReceivedEvent[];
+  /** The `id` field of each event in `events` (same index), undefined when it had none. */
+  readonly ids: (string | undefined)[];
+  /** The last id received (sticky, as an EventSource keeps it for Last-Event-ID); undefined before the first. */
+  lastEventId(): string | undefined;
   /** Every comment line so far (heartbeats). */
   readonly comments: string[];
   /** Every `retry:` value so far, and how many events had arrived when each came. */
@@ -33,6 +37,7 @@ export interface SseTestClient {
 /** What one stream received so far, and the waiters to wake when more comes. */
 interface StreamLog {
   readonly events: ReceivedEvent[];
+  readonly ids: (string | undefined)[];
   readonly comments: string[];
   readonly retries: { ms: number; afterEvents: number }[];
   readonly waiters: Set<() => void>;
@@ -50,6 +55,7 @@ const recordResponse = (res: http.IncomingMessage, log: StreamLog): Promise<void
   const parser = createParser({
     onEvent: (message) => {
       log.events.push({ event: message.event ?? 'message', data: JSON.parse(message.data) });
+      log.ids.push(message.id);
       wakeAll(log);
     },
     onRetry: (ms) => {
@@ -109,12 +115,14 @@ const waitForEvent = (log: StreamLog, predicate: (event: ReceivedEvent) => boole
   });
 
 const clientOf = (request: http.ClientRequest, res: http.IncomingMessage, timeoutMs: number): SseTestClient => {
-  const log: StreamLog = { events: [], comments: [], retries: [], waiters: new Set(), ended: false, raw: '' };
+  const log: StreamLog = { events: [], ids: [], comments: [], retries: [], waiters: new Set(), ended: false, raw: '' };
   const endedPromise = recordResponse(res, log);
   return {
     status: res.statusCode ?? 0,
     headers: res.headers,
     events: log.events,
+    ids: log.ids,
+    lastEventId: () => log.ids.findLast((id) => id !== undefined),
     comments: log.comments,
     retries: log.retries,
     body: () => endedPromise.then(() => log.raw),
