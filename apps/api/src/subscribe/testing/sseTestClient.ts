@@ -41,6 +41,8 @@ interface StreamLog {
   readonly comments: string[];
   readonly retries: { ms: number; afterEvents: number }[];
   readonly waiters: Set<() => void>;
+  /** Told of every event as it arrives, with its id. */
+  readonly onEvent: ((event: ReceivedEvent, id: string | undefined) => void) | undefined;
   ended: boolean;
   raw: string;
 }
@@ -54,8 +56,10 @@ const recordResponse = (res: http.IncomingMessage, log: StreamLog): Promise<void
   const isStream = String(res.headers['content-type'] ?? '').startsWith('text/event-stream');
   const parser = createParser({
     onEvent: (message) => {
-      log.events.push({ event: message.event ?? 'message', data: JSON.parse(message.data) });
+      const event = { event: message.event ?? 'message', data: JSON.parse(message.data) };
+      log.events.push(event);
       log.ids.push(message.id);
+      log.onEvent?.(event, message.id);
       wakeAll(log);
     },
     onRetry: (ms) => {
@@ -114,8 +118,8 @@ const waitForEvent = (log: StreamLog, predicate: (event: ReceivedEvent) => boole
     check();
   });
 
-const clientOf = (request: http.ClientRequest, res: http.IncomingMessage, timeoutMs: number): SseTestClient => {
-  const log: StreamLog = { events: [], ids: [], comments: [], retries: [], waiters: new Set(), ended: false, raw: '' };
+const clientOf = (request: http.ClientRequest, res: http.IncomingMessage, timeoutMs: number, onEvent: StreamLog['onEvent']): SseTestClient => {
+  const log: StreamLog = { events: [], ids: [], comments: [], retries: [], waiters: new Set(), onEvent, ended: false, raw: '' };
   const endedPromise = recordResponse(res, log);
   return {
     status: res.statusCode ?? 0,
@@ -143,8 +147,13 @@ const clientOf = (request: http.ClientRequest, res: http.IncomingMessage, timeou
  * `eventsource` package is built on), never by hand. Safety timeouts only turn a hang into a
  * readable failure; no test asserts on time.
  */
-export const openSse = (url: string, headers: Record<string, string> = {}, timeoutMs = 15_000): Promise<SseTestClient> =>
+export const openSse = (
+  url: string,
+  headers: Record<string, string> = {},
+  timeoutMs = 15_000,
+  onEvent?: (event: ReceivedEvent, id: string | undefined) => void,
+): Promise<SseTestClient> =>
   new Promise((resolve, reject) => {
-    const request = http.get(url, { headers: { Accept: 'text/event-stream', ...headers }, agent: false }, (res) => resolve(clientOf(request, res, timeoutMs)));
+    const request = http.get(url, { headers: { Accept: 'text/event-stream', ...headers }, agent: false }, (res) => resolve(clientOf(request, res, timeoutMs, onEvent)));
     request.on('error', reject);
   });
