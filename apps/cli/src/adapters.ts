@@ -42,7 +42,7 @@ export const openStores = async (config: Config, logger: Logger, now: () => Date
   const redis = await connectRedis(config.redisUrl, (error) => logger.warn({ err: error }, 'redis connection error'));
   const commandTimeoutMs = options.servesRequests ? config.redisCommandTimeoutMs : undefined;
   // The active generation behind the `ps` pointer, so `projections rebuild` can switch it live.
-  return { stores: await createGenerationalRedisStores(redis, { root: 'ps', commandTimeoutMs }), redis };
+  return { stores: await createGenerationalRedisStores(redis, { root: 'ps', commandTimeoutMs, now }), redis };
 };
 
 export const openChangeStream = (config: Config, logger: Logger, clientId: string): ChangeStream => {

@@ -132,7 +132,7 @@ const startCore = async (config: Config, logger: Logger, now: () => Date, cleanu
   cleanups.push(() => stores.close());
   const changeStream = openChangeStream(config, logger.child({ component: 'change-stream' }), processIdentity('all-in-one'));
   cleanups.push(() => changeStream.close());
-  const projector = createProjector({ eventStore, stores, changeStream, logger: logger.child({ component: 'projector' }), now });
+  const projector = createProjector({ eventStore, stores, changeStream, logger: logger.child({ component: 'projector' }), now, resumeWindowMs: config.resumeWindowMs });
   projector.start();
   cleanups.push(() => projector.stop());
   const head = await catchUpWithLog(eventStore, projector, logger);

@@ -69,6 +69,7 @@ export const runProjectionsRebuild = async (config: Config, logger: Logger, opti
         eventStore,
         progress: createProgressReporter(process.stderr),
         now,
+        resumeWindowMs: config.resumeWindowMs,
         log: (message) => process.stderr.write(`${message}\n`),
       });
     } finally {

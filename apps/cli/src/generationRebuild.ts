@@ -26,6 +26,8 @@ export interface GenerationRebuildOptions {
    */
   readonly settleMs?: number;
   readonly batchSize?: number;
+  /** RESUME_WINDOW: the new generation's history is rebuilt for this window. Default 24 h. */
+  readonly resumeWindowMs?: number;
   readonly signal?: AbortSignal;
   /** Called with one line per step (resumed, switched, dropped). */
   readonly log?: (message: string) => void;
@@ -70,7 +72,7 @@ export const rebuildGeneration = async (options: GenerationRebuildOptions): Prom
 
   // The adapters share the caller's client; they are not closed here (close() would close it).
   const target = createRedisStores(client, { namespace: generation });
-  const result = await rebuildReadModels({ eventStore, target, progress: options.progress, now, batchSize: options.batchSize, signal: options.signal });
+  const result = await rebuildReadModels({ eventStore, target, progress: options.progress, now, batchSize: options.batchSize, resumeWindowMs: options.resumeWindowMs, signal: options.signal });
   if (result.aborted) return { ...result, generation, previous, switched: false, dropped: 0 };
 
   // Caught up before it goes live, so its misses are trusted from the switch on (docs/read-models.md, "Unknown is not missing").

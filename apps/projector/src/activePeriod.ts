@@ -30,6 +30,8 @@ export interface ActivePeriodDeps {
   readonly progress: ProjectorProgress;
   readonly logger: ProjectorLogger;
   readonly onSkip: (skipped: SkippedEvent) => void;
+  readonly resumeWindowMs: number;
+  readonly now: () => Date;
 }
 
 /**
@@ -85,6 +87,8 @@ const applierDeps = (deps: ActivePeriodDeps, lease: Lease | null) => ({
   checkpoint: deps.names.applied,
   batchSize: deps.batchSize,
   lease,
+  resumeWindowMs: deps.resumeWindowMs,
+  now: deps.now,
   applied: deps.progress.applied,
   retry: deps.retry,
   logger: deps.logger,

@@ -8,6 +8,7 @@ import { projectBatch } from './projectBatch.js';
 import type { ProjectorLogger } from './projectorLogger.js';
 import type { ProjectorStores } from './projectorStores.js';
 import type { ProjectedEvent, Projection } from './projections/projection.js';
+import { historyRecordingFor } from './historyRecording.js';
 import type { AppliedBatch } from './recentBatches.js';
 
 export interface BatchApplierDeps {
@@ -19,6 +20,9 @@ export interface BatchApplierDeps {
   readonly batchSize: number;
   /** Every write carries it; null in the embedded profile. */
   readonly lease: Lease | null;
+  /** RESUME_WINDOW: how long the change history keeps each change. */
+  readonly resumeWindowMs: number;
+  readonly now: () => Date;
   /** Where it starts, and what it advances after each batch is stored. */
   readonly applied: PositionWatch;
   readonly retry: BackoffOptions;
@@ -34,7 +38,7 @@ class ApplierStopped extends Error {}
 
 /**
  * One batch: the projections fold the events over the records they touch, then the ops are
- * stored with the checkpoint (and the lease) in one `apply`. Returns the batch's last position
+ * stored with the checkpoint (and the lease, and the change history) in one `apply`. Returns the batch's last position
  * and its decoded events.
  */
 export const applyBatch = async (deps: BatchApplierDeps, recorded: readonly RecordedEvent[]): Promise<{ position: number; events: ProjectedEvent[] } | null> => {
@@ -42,10 +46,11 @@ export const applyBatch = async (deps: BatchApplierDeps, recorded: readonly Reco
   if (!last) return null;
   const events = decodeEvents(recorded, deps.onSkip);
   const ops = await projectBatch(deps.projections, deps.stores, events);
+  const history = historyRecordingFor(last, deps.now(), deps.resumeWindowMs);
   await deps.stores.projections.apply(
     ops.map((o) => o.op),
     { projection: deps.checkpoint, position: last.position },
-    deps.lease ? { lease: deps.lease } : {},
+    { ...(deps.lease ? { lease: deps.lease } : {}), ...(history ? { history } : {}) },
   );
   return { position: last.position, events };
 };

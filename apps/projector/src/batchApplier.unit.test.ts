@@ -38,6 +38,8 @@ const depsOf = (eventStore: Pick<EventStore, 'subscribeToAll'>, projections: Par
     checkpoint: 'projector',
     batchSize: 10,
     lease: null,
+    resumeWindowMs: 86_400_000,
+    now: () => new Date(),
     applied: createPositionWatch(from),
     retry: { initialMs: 1, maxMs: 5 },
     logger: silentLogger,

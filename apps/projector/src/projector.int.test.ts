@@ -18,7 +18,7 @@ describe('projector on SQLite + memory read model', () => {
     expect(await projector.waitFor(head, 5_000)).toBe(true);
 
     const a1 = await stores.readModel.getItem('a1');
-    expect(a1).toEqual({ id: uuidOf(1), dataId: 'a1', collectionId: 'news', data: { rank: 3, title: 'one, again' }, createdAt: occurredAt(2), updatedAt: occurredAt(4), version: 1 });
+    expect(a1).toEqual({ id: uuidOf(1), dataId: 'a1', collectionId: 'news', data: { rank: 3, title: 'one, again' }, createdAt: occurredAt(2), updatedAt: occurredAt(4), version: 1, position: 4 });
     expect(await stores.readModel.getItem('a3')).toBeNull();
     expect(await stores.readModel.countItems('news')).toBe(2);
     const page = await stores.readModel.getCollectionPage('news', { sort: 'rank', order: 'asc', offset: 0, limit: 10 });

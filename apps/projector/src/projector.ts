@@ -1,6 +1,7 @@
 import type { ActivePeriodDeps } from './activePeriod.js';
 import { PROJECTOR_LEASE, publishedCheckpointName } from './checkpointNames.js';
 import type { SkippedEvent } from './decodeEvents.js';
+import { DEFAULT_RESUME_WINDOW_MS } from './historyRecording.js';
 import { createKeyHashResolver } from './keyHashResolver.js';
 import { measureLag } from './lag.js';
 import { leaseTimings, type LeaseOptions } from './leaseLoop.js';
@@ -42,6 +43,8 @@ const activePeriodDeps = (deps: ProjectorDeps, logger: ProjectorLogger, now: () 
     progress: createProjectorProgress(now),
     logger,
     onSkip: skipLogger(logger),
+    resumeWindowMs: deps.resumeWindowMs ?? DEFAULT_RESUME_WINDOW_MS,
+    now,
   };
 };
 

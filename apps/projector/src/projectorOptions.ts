@@ -31,6 +31,8 @@ export interface ProjectorDeps {
   readonly lease?: ProjectorLeaseOptions;
   /** Default: the registry in projections/index.ts. */
   readonly projections?: readonly Projection[];
+  /** RESUME_WINDOW: how long the change history keeps every change (docs/read-models.md). Default 24 h. */
+  readonly resumeWindowMs?: number;
   /** Backoff after a read-model or event-store error (jittered). Default 200 ms doubling to 2 s. */
   readonly retry?: Partial<BackoffOptions>;
   /** Backoff after a failed publish (jittered). Default 100 ms doubling to 2 s. */

@@ -1,6 +1,7 @@
 import type { EventStore, RecordedEvent } from '@pubstream/event-store';
 import { compareReadModels, type ComparedStores, type ReadModelDifference } from './compareReadModels.js';
 import { decodeEvents } from './decodeEvents.js';
+import { DEFAULT_RESUME_WINDOW_MS, historyRecordingFor } from './historyRecording.js';
 import { projectBatch } from './projectBatch.js';
 import { publishedCheckpointName } from './checkpointNames.js';
 import type { ProjectorStores } from './projectorStores.js';
@@ -33,6 +34,8 @@ export interface RebuildOptions {
   /** Minimum time between progress updates (default 500 ms). */
   readonly progressEveryMs?: number;
   readonly now?: () => Date;
+  /** RESUME_WINDOW: the rebuilt generation gets the history of this window from the log. Default 24 h. */
+  readonly resumeWindowMs?: number;
   /** Stops between batches; the checkpoint keeps what was done. */
   readonly signal?: AbortSignal;
 }
@@ -69,11 +72,16 @@ export const rebuildReadModels = async (options: RebuildOptions): Promise<Rebuil
     progress: options.progress,
     everyMs: options.progressEveryMs,
   });
+  const now = options.now ?? (() => new Date());
   const applyBatch = async (batch: readonly RecordedEvent[], through: number): Promise<void> => {
     const ops = batch.length > 0 ? await projectBatch(projections, target, decodeEvents(batch)) : [];
+    const last = batch.at(-1);
+    // The window's history is rebuilt from the log too (docs/projections.md, rebuilds).
+    const history = last ? historyRecordingFor(last, now(), options.resumeWindowMs ?? DEFAULT_RESUME_WINDOW_MS) : undefined;
     await target.projections.apply(
       ops.map((o) => o.op),
       { projection: checkpointName, position: through },
+      history ? { history } : {},
     );
     meter.position = through;
     meter.events += batch.length;

@@ -53,7 +53,7 @@ export const runProjectorNode = async (
     const changeStream = crashBeforePublish(kafka, options.exitBeforePublishProbability, () =>
       logger.warn({}, 'fault injection: exiting between a read-model write and its publish'),
     );
-    const projector = createProjector({ eventStore, stores, changeStream, logger: logger.child({ component: 'projector' }), now, lease: { holder, ttlMs: options.leaseTtlMs } });
+    const projector = createProjector({ eventStore, stores, changeStream, logger: logger.child({ component: 'projector' }), now, lease: { holder, ttlMs: options.leaseTtlMs }, resumeWindowMs: config.resumeWindowMs });
     const metrics = createMetricsRegistry({ app: 'projector' });
     registerProjectorMetrics(metrics, { eventStore, checkpoints: stores.projections, snapshot: projector.snapshot, now });
     const server = await listen(createProjectorHttpHandler({ snapshot: projector.snapshot, metrics, draining: () => draining }), config.adminHost, config.projectorPort, edgeSettings(config, 'public'));

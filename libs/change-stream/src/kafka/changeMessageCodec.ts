@@ -1,8 +1,14 @@
 import { changeKey, type ChangeMessage } from '../changeStream.js';
 
-/** The Kafka record of a change: keyed by its entity, so one entity's changes keep their order. */
-export function encodeChangeMessage(message: ChangeMessage): { key: string; value: string } {
-  return { key: changeKey(message), value: JSON.stringify(message) };
+/**
+ * The partition of every change (docs/kafka.md): one, so consumers see the changes in publish
+ * order, which is position order; every API node reads every change anyway.
+ */
+export const CHANGE_PARTITION = 0;
+
+/** The Kafka record of a change: in partition 0 explicitly, keyed by its entity (for compaction and tools). */
+export function encodeChangeMessage(message: ChangeMessage): { key: string; value: string; partition: number } {
+  return { key: changeKey(message), value: JSON.stringify(message), partition: CHANGE_PARTITION };
 }
 
 /** The changes of a batch of record values; empty values are skipped, values that are not JSON go to `onInvalid`. */

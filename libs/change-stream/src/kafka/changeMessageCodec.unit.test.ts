@@ -6,9 +6,10 @@ const item: ChangeMessage = { kind: 'item', action: 'update', dataId: 'a', colle
 const plan: ChangeMessage = { kind: 'plan', action: 'update', version: 1, position: 11 };
 
 describe('change message codec', () => {
-  it('keys a record by its entity and round-trips its value', () => {
+  it('puts every record in partition 0, keys it by its entity and round-trips its value', () => {
     const record = encodeChangeMessage(item);
     expect(record.key).toBe('item:a');
+    expect([record.partition, encodeChangeMessage(plan).partition]).toEqual([0, 0]);
     expect(decodeChangeMessages([Buffer.from(record.value)], () => {})).toEqual([item]);
   });
 

@@ -74,16 +74,23 @@ export const recordMemoryHistory = (state: MemoryHistoryState, entries: readonly
     insertOrdered(listOf(state.byCollection, entry.collectionId), entry);
     insertOrdered(listOf(state.byItem, entry.dataId), entry);
   }
-  trim(state, positionAt(state, recording.at.getTime() - recording.windowMs));
+  // One step older than the floor, as on Redis (margin for clocks).
+  trim(state, positionAt(state, recording.at.getTime() - recording.windowMs - historyIndexStepMs(recording.windowMs)));
 };
 
-/** Records `at → position` in the time index (one point per step) and forgets points older than needed. */
+/**
+ * Records `at → position` in the time index: the newest point is replaced while it is less than a
+ * step after the one before it (so it is always the last batch), and points older than the newest
+ * one at or before at − window − step are forgotten. As the CHECKPOINT script on Redis.
+ */
 export const recordMemoryTime = (state: MemoryHistoryState, position: number, recording: HistoryRecording): void => {
   const at = recording.at.getTime();
-  const last = state.times.at(-1);
-  if (!last || at - last.at >= historyIndexStepMs(recording.windowMs)) state.times.push({ at, position });
-  // Keep the newest point at or before the window's start: the floor is read from it.
-  const boundary = at - recording.windowMs;
+  const step = historyIndexStepMs(recording.windowMs);
+  const before = state.times.at(-2);
+  if (before && at - before.at < step) state.times.pop();
+  state.times.push({ at, position });
+  state.times.sort((a, b) => a.at - b.at);
+  const boundary = at - recording.windowMs - step;
   while (state.times.length > 1 && (state.times[1] as { at: number }).at <= boundary) state.times.shift();
 };
 

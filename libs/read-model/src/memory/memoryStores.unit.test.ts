@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryStores, createMemoryStoresState, type MemoryStoresState } from './memoryStores.js';
-import { collectionRecord, itemRecord, testStoresContract } from '../testing/index.js';
+import { collectionRecord, itemRecord, testChangeHistoryContract, testStoresContract } from '../testing/index.js';
 
 /** Empties the stores' state as a lost Redis would be; it takes a moment, as a real wipe does. */
 const wipe = async (state: MemoryStoresState): Promise<void> => {
@@ -11,6 +11,8 @@ const wipe = async (state: MemoryStoresState): Promise<void> => {
 
 let state = createMemoryStoresState();
 testStoresContract('memory', async () => createMemoryStores({ state: (state = createMemoryStoresState()) }), { wipe: () => wipe(state) });
+
+testChangeHistoryContract('memory', async (now) => createMemoryStores({ now }));
 
 describe('memory stores', () => {
   it('expire leases by the injected clock', async () => {

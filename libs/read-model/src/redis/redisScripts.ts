@@ -5,14 +5,18 @@
  * Every write is version-guarded so that running it twice changes nothing. Key names come from
  * redisKeys.ts: full names in KEYS / ARGV, a collection's keys through COLLECTION_KEYS_LUA.
  */
+import { HISTORY_WRITE_LUA } from './historyScripts.js';
 import { COLLECTION_KEYS_LUA } from './redisKeys.js';
+
+export { COLLECTION_PAGE } from './collectionPageScript.js';
+export { CHECKPOINT, COLLECTION_CHANGES, HISTORY_ENTRIES, HISTORY_FLOOR } from './historyScripts.js';
 
 // Shared by the write entries. Index keys under a collection prefix P (which holds the {c:slug}
 // tag): z:<field> sorted set of items with a value, m:<field> set (score 0) of items without one.
 // Numbers: score = value, member = dataId (equal scores order by dataId). Strings: score 0,
 // member = value with NUL escaped as NUL 0xFF, then NUL, then dataId: byte order of members is
 // code point order of values, then dataId (0xFF never occurs in UTF-8, dataIds start with [A-Za-z0-9]).
-const WRITE_FUNCTIONS = `${COLLECTION_KEYS_LUA}
+const WRITE_FUNCTIONS = `${COLLECTION_KEYS_LUA}${HISTORY_WRITE_LUA}
 local function strMember(value, id) return (string.gsub(value, '%z', '\\0\\255')) .. '\\0' .. id end
 local function numArg(v) return string.format('%.17g', v) end
 local function fieldsOf(json)
@@ -69,6 +73,13 @@ local function guardedHset(key, versionKey, field, version, json)
   return 1
 end
 
+-- An item's record with its history index (member '' = none).
+local function itemRecord(key, versionKey, version, json, index, member, position, trim, ttl)
+  local changed = guardedSet(key, versionKey, version, json)
+  if changed == 1 then addHistory(index, position, member, trim, ttl) end
+  return changed
+end
+
 -- Declared fields per collection, decoded once per call: only collectionRecord changes them.
 local fieldsByPrefix = {}
 local function declaredFields(P)
@@ -82,10 +93,13 @@ end
 
 -- An item's membership in its collection: the item hash, the sorted indexes, the versions.
 -- json '' deletes; createdMs / updatedMs '' when unparsable.
-local function collectionItem(P, id, version, json, createdMs, updatedMs)
+-- position: the change's log position; entry: its history entry ('' = none); trim, ttl: see addHistory.
+local function collectionItem(P, id, version, json, createdMs, updatedMs, position, entry, trim, ttl)
   local cur = redis.call('HGET', itemVersionsKey(P), id)
   if cur and tonumber(cur) >= tonumber(version) then return 0 end
   redis.call('HSET', itemVersionsKey(P), id, version)
+  touchLastChange(P, position)
+  addHistory(historyKey(P), position, entry, trim, ttl)
   local fields = declaredFields(P)
   -- The item hash is written only together with the versions, so without a version there is
   -- nothing to remove: a new item skips the lookup.
@@ -120,10 +134,11 @@ end
 -- The collection record. A put drops the indexes of fields no longer declared (or retyped) and
 -- builds the indexes of new fields from the item hash; a delete drops everything but the
 -- versions (the tombstones that keep replays harmless).
-local function collectionRecord(P, version, json)
+local function collectionRecord(P, version, json, position)
   local cur = redis.call('GET', versionKey(P))
   if cur and tonumber(cur) >= tonumber(version) then return 0 end
   redis.call('SET', versionKey(P), version)
+  touchLastChange(P, position)
   local oldFields = fieldsOf(redis.call('GET', recordKey(P)))
   fieldsByPrefix[P] = nil
   if json == '' then
@@ -162,15 +177,18 @@ end
 /**
  * A batch of writes, applied in order. KEYS[1] routes the call (a key of the batch's slot).
  * ARGV: lease key, lease value `"<token> <holder>"` ('' '' = unfenced), then entries, each a tag and its fields:
- * - `s` key, version key, version, json: a record in a string key (item, key by hash, plan);
+ * - `s` key, version key, version, json: a record in a string key (key by hash, plan);
  * - `h` hash, versions hash, field, version, json: a record in a hash field (collection and key lists);
- * - `c` P, dataId, version, json, createdAt ms, updatedAt ms: an item's membership in its collection;
- * - `i` item key, version key, then the fields of `c`: both halves of one item (one node only);
- * - `r` P, version, json: the collection record.
- * json '' deletes. Returns one 0/1 (changed) per entry, or -1 when the lease no longer holds that
- * value, token and holder both (nothing written). On one Redis node the writer passes its lease, so each call is
- * refused once another holder took over; on a cluster the lease lives in another slot and the
- * writer passes '' (see docs/read-models.md).
+ * - `t` item key, version key, version, json, history index, index member, position, trim, ttl:
+ *   an item's record and its history index;
+ * - `c` P, dataId, version, json, createdAt ms, updatedAt ms, position, entry, trim, ttl: an item's
+ *   membership in its collection, the collection's lastChange and history entry;
+ * - `i` the fields of `t`, then those of `c` from P on: both halves of one item (one node only);
+ * - `r` P, version, json, position: the collection record (and its lastChange).
+ * json '' deletes; entry / member '' records no history. Returns one 0/1 (changed) per entry, or
+ * -1 when the lease no longer holds that value, token and holder both (nothing written). On one
+ * Redis node the writer passes its lease, so each call is refused once another holder took over;
+ * on a cluster the lease lives in another slot and the writer passes '' (see docs/read-models.md).
  */
 export const APPLY = `${WRITE_FUNCTIONS}
 if ARGV[1] ~= '' and redis.call('GET', ARGV[1]) ~= ARGV[2] then return -1 end
@@ -179,13 +197,16 @@ local a = 3
 while a <= #ARGV do
   local tag = ARGV[a]
   if tag == 'i' then
-    local record = guardedSet(ARGV[a + 1], ARGV[a + 2], ARGV[a + 5], ARGV[a + 6])
-    local member = collectionItem(ARGV[a + 3], ARGV[a + 4], ARGV[a + 5], ARGV[a + 6], ARGV[a + 7], ARGV[a + 8])
+    local record = itemRecord(unpack(ARGV, a + 1, a + 9))
+    local member = collectionItem(unpack(ARGV, a + 10, a + 19))
     out[#out + 1] = (record == 1 or member == 1) and 1 or 0
-    a = a + 9
+    a = a + 20
+  elseif tag == 't' then
+    out[#out + 1] = itemRecord(unpack(ARGV, a + 1, a + 9))
+    a = a + 10
   elseif tag == 'c' then
-    out[#out + 1] = collectionItem(ARGV[a + 1], ARGV[a + 2], ARGV[a + 3], ARGV[a + 4], ARGV[a + 5], ARGV[a + 6])
-    a = a + 7
+    out[#out + 1] = collectionItem(unpack(ARGV, a + 1, a + 10))
+    a = a + 11
   elseif tag == 's' then
     out[#out + 1] = guardedSet(ARGV[a + 1], ARGV[a + 2], ARGV[a + 3], ARGV[a + 4])
     a = a + 5
@@ -193,73 +214,13 @@ while a <= #ARGV do
     out[#out + 1] = guardedHset(ARGV[a + 1], ARGV[a + 2], ARGV[a + 3], ARGV[a + 4], ARGV[a + 5])
     a = a + 6
   elseif tag == 'r' then
-    out[#out + 1] = collectionRecord(ARGV[a + 1], ARGV[a + 2], ARGV[a + 3])
-    a = a + 4
+    out[#out + 1] = collectionRecord(ARGV[a + 1], ARGV[a + 2], ARGV[a + 3], ARGV[a + 4])
+    a = a + 5
   else
     return redis.error_reply('APPLY: unknown entry ' .. tostring(tag))
   end
 end
 return out
-`;
-
-/**
- * One page: nil when the collection does not exist, else {total, lastChange, json...}: the page and
- * the collection's lastChange read at one instant (docs/read-models.md, Positions). KEYS[1] = recordKey(P).
- * ARGV: P, field, 'id' for built-in fields (members are dataIds) or 'field' (kind from the record), order, offset, limit.
- */
-export const COLLECTION_PAGE = `${COLLECTION_KEYS_LUA}
-local P = ARGV[1]
-local rec = redis.call('GET', KEYS[1])
-if not rec then return false end
-local kind = ARGV[3]
-if kind == 'field' then
-  kind = nil
-  local fields = cjson.decode(rec).sortableFields
-  if type(fields) == 'table' then
-    for _, f in ipairs(fields) do
-      if f.name == ARGV[2] then kind = f.type == 'string' and 'str' or 'id' end
-    end
-  end
-  if not kind then return { -1 } end
-end
-local total = redis.call('HLEN', itemsKey(P))
-local last = tonumber(redis.call('GET', lastChangeKey(P)) or '0')
-local z, m = sortedKey(P, ARGV[2]), missingKey(P, ARGV[2])
-local cmd = ARGV[4] == 'asc' and 'ZRANGE' or 'ZREVRANGE'
-local offset, limit = tonumber(ARGV[5]), tonumber(ARGV[6])
-local members = {}
-if limit > 0 then
-  local present = redis.call('ZCARD', z)
-  if offset < present then
-    for _, v in ipairs(redis.call(cmd, z, offset, math.min(offset + limit, present) - 1)) do table.insert(members, v) end
-  end
-  local rest = limit - #members
-  if rest > 0 then
-    local from = math.max(0, offset - present)
-    for _, v in ipairs(redis.call(cmd, m, from, from + rest - 1)) do table.insert(members, v) end
-  end
-end
-local out = { total, last }
-if #members == 0 then return out end
-local ids = {}
-for i, member in ipairs(members) do
-  if kind == 'str' and string.find(member, '%z') then ids[i] = string.match(member, '%z([^%z]*)$') else ids[i] = member end
-end
--- unpack() has a stack limit of a few thousand values: fetch in chunks.
-for first = 1, #ids, 1000 do
-  local values = redis.call('HMGET', itemsKey(P), unpack(ids, first, math.min(first + 999, #ids)))
-  for i = 1, #values do out[first + i + 1] = values[i] end
-end
-return out
-`;
-
-/** The checkpoint never moves back; with a lease it is written only by the current holder.
- * KEYS[1] = checkpoint hash. ARGV: projection, position, lease key ('' = none), lease value. */
-export const CHECKPOINT = `
-if ARGV[3] ~= '' and redis.call('GET', ARGV[3]) ~= ARGV[4] then return -1 end
-local cur = redis.call('HGET', KEYS[1], ARGV[1])
-if not cur or tonumber(cur) < tonumber(ARGV[2]) then redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) end
-return 1
 `;
 
 /**

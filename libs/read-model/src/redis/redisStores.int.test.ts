@@ -4,7 +4,7 @@ import { describeWithBackend } from '@pubstream/testing';
 import { connectRedis, type RedisReadModelClient } from './redisConnection.js';
 import { dropGeneration } from './generations.js';
 import { createRedisStores } from './redisStores.js';
-import { testStoresContract } from '../testing/index.js';
+import { testChangeHistoryContract, testStoresContract } from '../testing/index.js';
 
 // One client per suite; each test gets its own namespace, so tests never see each other's keys.
 // `wipe` deletes every key of the test's namespace: FLUSHALL as far as that test can see.
@@ -26,6 +26,7 @@ describeWithBackend('redis', 'redis stores (single node)', (url) => {
   });
   const subject = wipeable(() => client);
   testStoresContract('redis', async () => subject.create(), { numRuns: 25, wipe: subject.wipe });
+  testChangeHistoryContract('redis', async (now) => createRedisStores(client, { namespace: `t-${randomUUID()}`, now }));
 });
 
 describeWithBackend('redisCluster', 'redis stores (cluster)', (urls) => {
@@ -38,4 +39,5 @@ describeWithBackend('redisCluster', 'redis stores (cluster)', (urls) => {
   });
   const subject = wipeable(() => cluster);
   testStoresContract('redis cluster', async () => subject.create(), { numRuns: 15, wipe: subject.wipe });
+  testChangeHistoryContract('redis cluster', async (now) => createRedisStores(cluster, { namespace: `t-${randomUUID()}`, now }));
 });

@@ -1,4 +1,5 @@
 import { ValidationError } from '@pubstream/domain';
+import { changeEntryOf } from '../changeEntryOf.js';
 import type { ReadModelOp } from '../projectionStore.js';
 import { hashTagOf, type RedisKeys } from './redisKeys.js';
 
@@ -19,6 +20,15 @@ export interface WriteChunkOptions {
   readonly maxEntries?: number;
   /** At most about this many bytes of arguments per call. Default 256 KiB. */
   readonly maxBytes?: number;
+  /** Record item changes in the history, trimming each written index to `trim` (docs/read-models.md). */
+  readonly history?: HistoryWrite;
+}
+
+export interface HistoryWrite {
+  /** Entries at or below this position are dropped from every index written (0: none). */
+  readonly trim: number;
+  /** TTL of every index written. */
+  readonly ttlMs: number;
 }
 
 interface Entry {
@@ -41,22 +51,26 @@ const entry = (routeKey: string, args: string[]): Entry => {
 type Op<K extends ReadModelOp['kind']> = Extract<ReadModelOp, { kind: K }>;
 
 /** On one node an item is one `i` entry; on a cluster its record and its membership live in two
- * slots, so two entries. */
-const itemEntries = (op: Op<'item.put'> | Op<'item.delete'>, key: RedisKeys, cluster: boolean): Entry[] => {
+ * slots, so two entries. Each half writes its own part of the history with its guarded change. */
+const itemEntries = (op: Op<'item.put'> | Op<'item.delete'>, key: RedisKeys, cluster: boolean, history: HistoryWrite | undefined): Entry[] => {
   const put = op.kind === 'item.put';
   const dataId = put ? op.item.dataId : op.dataId;
   const slug = put ? op.item.collectionId : op.collectionId;
+  const position = String(put ? op.item.position : op.position);
   const prefix = key.collectionPrefix(slug);
   const version = String(put ? op.item.version : op.version);
   const json = put ? JSON.stringify(op.item) : '';
   const created = put ? epochMs(op.item.createdAt) : '';
   const updated = put ? epochMs(op.item.updatedAt) : '';
-  if (!cluster) return [entry(key.item(dataId), ['i', key.item(dataId), key.itemVersion(dataId), prefix, dataId, version, json, created, updated])];
+  const entryJson = history ? JSON.stringify(changeEntryOf(op)) : '';
+  const member = history ? `${position}:${slug}` : '';
+  const trim = String(history?.trim ?? 0);
+  const ttl = String(Math.ceil(history?.ttlMs ?? 1));
+  const record = [key.item(dataId), key.itemVersion(dataId), version, json, key.itemHistory(dataId), member, position, trim, ttl];
+  const membership = [prefix, dataId, version, json, created, updated, position, entryJson, trim, ttl];
+  if (!cluster) return [entry(key.item(dataId), ['i', ...record, ...membership])];
   // Both halves are version-guarded, so a crash between them is repaired by the replay.
-  return [
-    entry(key.item(dataId), ['s', key.item(dataId), key.itemVersion(dataId), version, json]),
-    entry(key.collectionRecord(slug), ['c', prefix, dataId, version, json, created, updated]),
-  ];
+  return [entry(key.item(dataId), ['t', ...record]), entry(key.collectionRecord(slug), ['c', ...membership])];
 };
 
 const collectionEntries = (op: Op<'collection.put'> | Op<'collection.delete'>, key: RedisKeys): Entry[] => {
@@ -64,8 +78,9 @@ const collectionEntries = (op: Op<'collection.put'> | Op<'collection.delete'>, k
   const slug = put ? op.collection.slug : op.slug;
   const version = String(put ? op.collection.version : op.version);
   const json = put ? JSON.stringify(op.collection) : '';
+  const position = String(put ? op.collection.position : op.position);
   return [
-    entry(key.collectionRecord(slug), ['r', key.collectionPrefix(slug), version, json]),
+    entry(key.collectionRecord(slug), ['r', key.collectionPrefix(slug), version, json, position]),
     entry(key.collectionList, ['h', key.collectionList, key.collectionListVersions, slug, version, json]),
   ];
 };
@@ -83,11 +98,11 @@ const keyEntries = (op: Op<'key.put'> | Op<'key.delete'>, key: RedisKeys): Entry
 };
 
 /** The APPLY entries of one op. */
-const entriesOf = (op: ReadModelOp, key: RedisKeys, cluster: boolean): Entry[] => {
+const entriesOf = (op: ReadModelOp, key: RedisKeys, cluster: boolean, history: HistoryWrite | undefined): Entry[] => {
   switch (op.kind) {
     case 'item.put':
     case 'item.delete':
-      return itemEntries(op, key, cluster);
+      return itemEntries(op, key, cluster, history);
     case 'collection.put':
     case 'collection.delete':
       return collectionEntries(op, key);
@@ -115,7 +130,7 @@ export const planWriteChunks = (ops: readonly ReadModelOp[], key: RedisKeys, opt
   const open = new Map<string, { chunk: WriteChunk; bytes: number }>();
   const chunks: WriteChunk[] = [];
   ops.forEach((op, index) => {
-    for (const entry of entriesOf(op, key, options.cluster)) {
+    for (const entry of entriesOf(op, key, options.cluster, options.history)) {
       const group = options.cluster ? hashTagOf(entry.routeKey) : '';
       let current = open.get(group);
       if (!current || current.chunk.opOf.length >= maxEntries || (current.bytes + entry.bytes > maxBytes && current.chunk.opOf.length > 0)) {

@@ -6,7 +6,7 @@ import { collectionRecord, itemRecord } from '../testing/index.js';
 
 const key = redisKeys('ns');
 const put = (dataId: string, collection = 'c', version = 1, data: Record<string, unknown> = {}): ReadModelOp => ({ kind: 'item.put', item: itemRecord(dataId, collection, version, data) });
-const FIELDS: Record<string, number> = { i: 8, c: 6, s: 4, h: 5, r: 3 };
+const FIELDS: Record<string, number> = { i: 19, t: 9, c: 10, s: 4, h: 5, r: 4 };
 
 /** The entries of a chunk as [tag, ...fields], decoded the way the APPLY script reads them. */
 const entriesOf = (chunk: WriteChunk): string[][] => {
@@ -23,7 +23,8 @@ const entriesOf = (chunk: WriteChunk): string[][] => {
 
 /** Every key (or key prefix) an entry touches. */
 const keysOf = ([tag, ...f]: string[]): string[] => {
-  if (tag === 'i') return [f[0], f[1], f[2]] as string[];
+  if (tag === 'i') return [f[0], f[1], f[4], f[9]] as string[];
+  if (tag === 't') return [f[0], f[1], f[4]] as string[];
   if (tag === 'c' || tag === 'r') return [f[0]] as string[];
   return [f[0], f[1]] as string[];
 };
@@ -34,7 +35,7 @@ describe('planWriteChunks', () => {
     const chunks = planWriteChunks(ops, key, { cluster: false });
     expect(chunks.map((c) => c.opOf.length)).toEqual([100, 100, 50]);
     expect(chunks.flatMap((c) => c.opOf)).toEqual(ops.map((_, i) => i));
-    expect(chunks.flatMap(entriesOf).map((e) => [e[0], e[4]])).toEqual(ops.map((_, i) => ['i', `d${i}`]));
+    expect(chunks.flatMap(entriesOf).map((e) => [e[0], e[11]])).toEqual(ops.map((_, i) => ['i', `d${i}`]));
   });
 
   it('on a cluster every chunk stays inside one hash tag, and each record keeps the order of its ops', () => {
@@ -56,7 +57,7 @@ describe('planWriteChunks', () => {
     const collectionSide = chunks.filter((c) => hashTagOf(c.routeKey) === 'c:c').flatMap((c) => entriesOf(c).map((e, i) => [e[0], c.opOf[i]]));
     expect(collectionSide).toEqual([['r', 0], ['c', 1], ['c', 3], ['r', 4], ['c', 6]]);
     const itemA = chunks.filter((c) => hashTagOf(c.routeKey) === 'i:a').flatMap((c) => entriesOf(c).map((e) => [e[0], e[3], e[4]]));
-    expect(itemA).toEqual([['s', '1', JSON.stringify((ops[1] as { item: unknown }).item)], ['s', '2', ''], ['s', '3', JSON.stringify((ops[6] as { item: unknown }).item)]]);
+    expect(itemA).toEqual([['t', '1', JSON.stringify((ops[1] as { item: unknown }).item)], ['t', '2', ''], ['t', '3', JSON.stringify((ops[6] as { item: unknown }).item)]]);
     // Every op is answered by at least one entry.
     expect(new Set(chunks.flatMap((c) => c.opOf))).toEqual(new Set(ops.map((_, i) => i)));
   });

@@ -5,3 +5,4 @@ export { testReadModelContract } from './readModelContract.js';
 export { testUsageStoreContract } from './usageStoreContract.js';
 export { testStoresContract } from './storesContract.js';
 export { createNaiveReadModel, type NaiveReadModel } from './naiveReadModel.js';
+export { testChangeHistoryContract, type ChangeHistorySubject } from './changeHistoryContract.js';
