@@ -1,6 +1,7 @@
 import { startBenchKafka, startBenchRedis } from './localBackends.js';
 import { runProfile } from './profileScenarios.js';
 import { redisBenchmarkGet } from './redisBaseline.js';
+import { runResumeScenario } from './resumeScenario.js';
 import { measureReplay } from './replay.js';
 import type { ScenarioContext } from './scenarioContext.js';
 import { startDistributedService, startEmbeddedService } from './service.js';
@@ -9,6 +10,7 @@ import { runStreamScenarios } from './streamScenarios.js';
 export const runScenarios = async (context: ScenarioContext): Promise<void> => {
   const { only } = context;
   if (!only || only === 'streams') await runStreamScenarios(context);
+  if (!only || only === 'resume') await runResumeScenario(context);
   if (!only || only === 'embedded') {
     console.log('\nEmbedded profile (SQLite log, memory read models, one process)');
     const service = await startEmbeddedService();

@@ -80,7 +80,7 @@ export const createPublicApi = async (deps: {
       hub,
       admission,
       hints,
-      positions: waiter,
+      positions: { reached: (position, timeoutMs) => waiter.reached(position, timeoutMs), appliedPosition: () => readModel.appliedPosition() },
       config: { streamTtlMs: config.streamTtlMs, maxStreamsPerKey: config.maxStreamsPerKey ?? undefined, positionWaitMs: config.minPositionWaitMs },
       newId: randomUUID,
     },

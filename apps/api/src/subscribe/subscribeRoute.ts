@@ -48,8 +48,11 @@ export interface SubscribeRouteDeps {
   /** `retry:` of new streams, `retryAfterMs` of cut ones. */
   readonly hints: ReconnectHints;
   readonly config: SubscribeConfig;
-  /** Waits for this node to apply a position: a resume from a faster node waits, never skips (docs/subscriptions.md). */
-  readonly positions: Pick<PositionWaiter, 'reached'>;
+  /**
+   * The node's applied position, and a wait for it to reach one: a resume from a faster node
+   * waits, never skips (docs/subscriptions.md). The wait is asked for only when the node is behind.
+   */
+  readonly positions: Pick<PositionWaiter, 'reached'> & { appliedPosition(): Promise<number> };
   /** Connection ids. */
   newId(): string;
   /** For the TTL jitter; Math.random by default. */
@@ -178,7 +181,7 @@ export const createSubscribeRoute = (deps: SubscribeRouteDeps): Middleware => {
 
     await hub.start();
     // A client that saw `from` on a faster node: wait for this one to get there, before anything is taken.
-    if (from !== null && !(await deps.positions.reached(from, config.positionWaitMs ?? 2_000))) {
+    if (from !== null && (await deps.positions.appliedPosition()) < from && !(await deps.positions.reached(from, config.positionWaitMs ?? 2_000))) {
       throw new ServiceUnavailableError(`This server has not reached position ${from} yet; retry shortly`);
     }
     const connectionId = deps.newId();

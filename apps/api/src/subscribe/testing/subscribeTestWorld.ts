@@ -179,7 +179,15 @@ export const createSubscribeTestWorld = async (options: SubscribeTestWorldOption
     maxStreamsPerAddress: options.maxStreamsPerAddress ?? 0,
     heartbeatMs: options.slotHeartbeatMs,
   });
-  const route = createSubscribeRoute({ access, hub, admission, hints, positions: waiter, config: routeConfig(options), newId: randomUUID });
+  const route = createSubscribeRoute({
+    access,
+    hub,
+    admission,
+    hints,
+    positions: { reached: (position, timeoutMs) => waiter.reached(position, timeoutMs), appliedPosition: () => positions.appliedPosition() },
+    config: routeConfig(options),
+    newId: randomUUID,
+  });
   const { server, url } = await listenWith(route);
   const writes = new WorldWrites(stores, changeStream, options.resumeWindowMs);
   return {
