@@ -65,7 +65,7 @@ export const createImportResponder = (deps: { records: IdempotencyRecords; readY
     }
     const acceptedAt = (await deps.readYourWrites(lastPosition)) ? null : lastPosition;
     if (acceptedAt !== null && idempotencyKey !== undefined) await deps.records.markAccepted(idempotencyKey, acceptedAt);
-    sendWriteAnswer(ctx, response, acceptedAt, false);
+    sendWriteAnswer(ctx, response, acceptedAt, false, lastPosition);
   };
   const respondImport: ImportResponder = (ctx, body, perform) => withRetryAfter(ctx, () => run(ctx, body, perform));
   return respondImport;

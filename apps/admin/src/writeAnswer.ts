@@ -9,11 +9,14 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 /**
  * Sends a write's answer (docs/admin-api.md). `acceptedAt` set: the write is committed at that
  * log position but the read model has not confirmed it, so 202 with the position in the body and
- * in `X-Position`, beside the resource as answered.
+ * in `X-Position`, beside the resource as answered. Otherwise `X-Position` is `position`, the log
+ * position of the write's last event, when known (docs/public-api.md, read-your-writes with
+ * `?minPosition=`); a replayed answer and a write that appended nothing have none.
  */
-export const sendWriteAnswer = (ctx: Context, response: StoredResponse, acceptedAt: number | null, replayed: boolean): void => {
+export const sendWriteAnswer = (ctx: Context, response: StoredResponse, acceptedAt: number | null, replayed: boolean, position: number | null = null): void => {
   if (replayed) ctx.set('Idempotent-Replayed', 'true');
   if (acceptedAt === null) {
+    if (position !== null) ctx.set('X-Position', String(position));
     ctx.status = response.status;
     if (response.body !== null) ctx.body = response.body;
     return;

@@ -31,7 +31,7 @@ export const createWriteResponder = (records: IdempotencyRecords): WriteResponde
     const idempotencyKey = parseIdempotencyKey(ctx.headers['idempotency-key']);
     if (idempotencyKey === undefined) {
       const written = await perform({});
-      return sendWriteAnswer(ctx, answer(written), written.visible ? null : written.position, false);
+      return sendWriteAnswer(ctx, answer(written), written.visible ? null : written.position, false, written.position);
     }
     const fingerprint = fingerprintOf(ctx, body);
     const earlier = await records.replay(idempotencyKey, fingerprint);
@@ -47,7 +47,7 @@ export const createWriteResponder = (records: IdempotencyRecords): WriteResponde
     }
     const acceptedAt = written.visible ? null : written.position;
     if (acceptedAt !== null && !written.replayed) await records.markAccepted(idempotencyKey, acceptedAt);
-    sendWriteAnswer(ctx, answer(written), acceptedAt, written.replayed);
+    sendWriteAnswer(ctx, answer(written), acceptedAt, written.replayed, written.replayed ? null : written.position);
   };
   return (ctx, body, perform, answer) => withRetryAfter(ctx, () => run(ctx, body, perform, answer));
 };

@@ -29,9 +29,9 @@ const setup = () => {
 };
 
 describe('writeResponder', () => {
-  it('answers what the write earned; a write the read model did not confirm is 202 with its position', async () => {
+  it('answers what the write earned with its log position in X-Position; a write the read model did not confirm is 202 with its position', async () => {
     const { world, post } = setup();
-    expect(await post({ slug: 'books' })).toMatchObject({ status: 201, body: { slug: 'books' }, replayed: undefined });
+    expect(await post({ slug: 'books' })).toMatchObject({ status: 201, body: { slug: 'books' }, replayed: undefined, position: '1' });
     world.visible = false;
     expect(await post({ slug: 'films' })).toMatchObject({ status: 202, body: { slug: 'films', position: 2 }, position: '2' });
   });

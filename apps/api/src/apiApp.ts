@@ -8,6 +8,9 @@ import { errorMiddleware, requestContext, requestMetrics } from '@pubstream/http
 import { createApiReadiness } from './apiReadiness.js';
 import type { ApiStores } from './apiStores.js';
 import { corsPreflight } from './http/cors.js';
+import { createMinPositionGate } from './positions/minPosition.js';
+import { createPollingPositionWaiter } from './positions/pollingPositionWaiter.js';
+import type { PositionWaiter } from './positions/positionWaiter.js';
 import { createPublicAccess, type PublicAccess } from './publicAccess.js';
 import { operationsRoutes } from './routes/operationsRoutes.js';
 import { publicRoutes } from './routes/publicRoutes.js';
@@ -29,6 +32,8 @@ export interface ApiConfig {
   readonly accessLog?: boolean;
   /** Bound of each /readyz check (default 1000 ms; REDIS_COMMAND_TIMEOUT_MS in the processes). */
   readonly readinessTimeoutMs?: number;
+  /** MIN_POSITION_WAIT_MS: the bound of a `?minPosition=` wait (default 2000 ms). */
+  readonly minPositionWaitMs?: number;
 }
 
 export interface ApiAppDeps {
@@ -49,12 +54,19 @@ export interface ApiAppDeps {
   readonly streams?: Omit<SubscribeRouteDeps, 'access'>;
   /** Set when the process begins to leave (SIGTERM): /readyz answers 503 at once. */
   readonly drain?: { readonly draining: boolean };
+  /**
+   * Waits for this node to apply a position (`?minPosition=`, resumes): the in-process projector's
+   * in the embedded profile; by default a poller of `stores.readModel.appliedPosition()`.
+   */
+  readonly positionWaiter?: PositionWaiter;
 }
 
 export interface ApiApp {
   readonly app: Koa;
   readonly access: PublicAccess;
   readonly usage: UsageRecorder;
+  /** This node's position waiter (for the stream's resumes ahead of the node). */
+  readonly positionWaiter: PositionWaiter;
   /** A node:http request listener. */
   callback(): ReturnType<Koa['callback']>;
   /** Unsubscribes from the change stream and flushes usage counts. Does not close the adapters. */
@@ -74,8 +86,10 @@ export const createApiApp = async (deps: ApiAppDeps): Promise<ApiApp> => {
   const access = createPublicAccess({ readModel: deps.stores.readModel, keys: deps.stores.keys, changeStream: deps.changeStream, rateLimiter, usage, config: deps.config });
   await access.start();
 
+  const positionWaiter = deps.positionWaiter ?? createPollingPositionWaiter({ applied: () => deps.stores.readModel.appliedPosition() });
+  const minPosition = createMinPositionGate(positionWaiter, deps.config.minPositionWaitMs ?? 2_000);
   const router = new Router();
-  publicRoutes(router, { readModel: deps.stores.readModel, access });
+  publicRoutes(router, { readModel: deps.stores.readModel, history: deps.stores.history, access, minPosition });
   if (deps.streams) router.get('/subscribe', createSubscribeRoute({ ...deps.streams, access }));
   const readiness = createApiReadiness({
     ping: () => deps.stores.ping(),
@@ -99,8 +113,10 @@ export const createApiApp = async (deps: ApiAppDeps): Promise<ApiApp> => {
     app,
     access,
     usage,
+    positionWaiter,
     callback: () => app.callback(),
     async close() {
+      positionWaiter.close();
       await access.close();
       await usage.close();
     },

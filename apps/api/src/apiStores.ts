@@ -7,6 +7,8 @@ import type { ChangeHistory, KeyStore, ReadModel, UsageStore } from '@pubstream/
  */
 export interface ApiStores {
   readonly readModel: ReadModel;
+  /** The change history: the changes feed (and the stream's resumes). */
+  readonly history: ChangeHistory;
   readonly keys: Pick<KeyStore, 'getKeyByHash' | 'getPlan'>;
   readonly usage: Pick<UsageStore, 'recordUsage'>;
   /** Retained item changes: stream resumes and the changes feed. */

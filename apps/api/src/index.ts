@@ -6,5 +6,6 @@ export { openApiDocument } from './routes/openApiDocument.js';
 export { parseCollectionQuery, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, BUILT_IN_SORT_FIELDS } from './routes/collectionQuery.js';
 export { parseBatchRequest, MAX_BATCH_IDS } from './routes/batchRequest.js';
 export * from './subscribe/index.js';
-export * from './positions/positionWaiter.js';
-export * from './positions/pollingPositionWaiter.js';
+export type { PositionWaiter } from './positions/positionWaiter.js';
+export { createPollingPositionWaiter, type PollingPositionWaiterOptions } from './positions/pollingPositionWaiter.js';
+export { createMinPositionGate, positionParam, INVALID_POSITION, type MinPositionGate } from './positions/minPosition.js';

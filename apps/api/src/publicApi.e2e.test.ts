@@ -253,7 +253,7 @@ describe('public read API over HTTP', () => {
       const ok = await h.get('/public/data/p-01', { 'X-API-Key': live, Origin: 'https://app.example.com' });
       expect(ok.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
       expect(ok.headers.get('vary')).toMatch(/Origin/);
-      expect(ok.headers.get('access-control-expose-headers')).toBe('X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, ETag');
+      expect(ok.headers.get('access-control-expose-headers')).toBe('X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, ETag, X-Position');
       const refused = await h.get('/public/data/p-01', { 'X-API-Key': live, Origin: 'https://evil.com' });
       expect(refused.status).toBe(403);
       expect(refused.headers.get('access-control-allow-origin')).toBeNull();

@@ -99,6 +99,8 @@ export const startAllInOne = async (options: AllInOneOptions = {}): Promise<AllI
       cacheTtlMs: core.redis === null ? 0 : undefined,
       rateLimiter: openRateLimiter(config, core.redis, now, logger),
       streamSlots: openStreamSlots(core.redis),
+      // Read-your-writes waits on the projector of this process (docs/public-api.md, minPosition).
+      positionWaiter: { reached: (position, timeoutMs) => core.projector.waitFor(position, timeoutMs), close: () => {} },
     });
     cleanups.push(() => publicApi.close());
     const publicServer = await servePublicApi(publicApi, config);

@@ -8,6 +8,7 @@ import {
   createStreamAdmission,
   registerFanoutHubMetrics,
   type ApiStores,
+  type PositionWaiter,
 } from '@pubstream/api';
 import { createMemoryStreamSlots, type RateLimiter, type StreamSlots } from '@pubstream/access';
 import type { ChangeStream } from '@pubstream/change-stream';
@@ -44,6 +45,8 @@ export const createPublicApi = async (deps: {
   rateLimiter?: RateLimiter;
   /** The per-key stream cap shared by many API nodes (Redis); in memory (this process) by default. */
   streamSlots?: StreamSlots;
+  /** The embedded profile's in-process projector waits; distributed nodes poll the read model. */
+  positionWaiter?: PositionWaiter;
 }): Promise<PublicApi> => {
   const { config } = deps;
   const drainSignal = createDrainSignal();
@@ -56,7 +59,8 @@ export const createPublicApi = async (deps: {
     itemChanges: (dataIds: readonly string[], after: number, until: number) => history.itemChanges(dataIds, after, until),
   };
   const hub = createFanoutHub({ reads: readModel, positions, plans: deps.stores.keys, changeStream: deps.changeStream, logger, hints, unsentBudgetBytes: config.streamBufferBudgetBytes });
-  const waiter = createPollingPositionWaiter({ applied: () => readModel.appliedPosition() });
+  // One waiter for ?minPosition= and for resumes ahead of this node; the API app closes it.
+  const waiter = deps.positionWaiter ?? createPollingPositionWaiter({ applied: () => readModel.appliedPosition() });
   await hub.start();
   if (deps.metrics) registerFanoutHubMetrics(deps.metrics, hub);
   const admission = createStreamAdmission({ slots: deps.streamSlots ?? createMemoryStreamSlots(), maxStreamsPerAddress: config.maxStreamsPerAddress, logger });
@@ -71,7 +75,9 @@ export const createPublicApi = async (deps: {
       rateLimitWindow: config.rateLimitWindow,
       cacheTtlMs: deps.cacheTtlMs,
       readinessTimeoutMs: config.redisCommandTimeoutMs,
+      minPositionWaitMs: config.minPositionWaitMs,
     },
+    positionWaiter: waiter,
     drain: drainSignal,
     logger: deps.logger,
     now: deps.now,
@@ -90,7 +96,6 @@ export const createPublicApi = async (deps: {
     drainSignal,
     drain: () => hub.drain('shutdown'),
     async close() {
-      waiter.close();
       await hub.close();
       admission.close();
       await api.close();

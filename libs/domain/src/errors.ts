@@ -10,6 +10,7 @@ export const STATUS_TEXT: Record<number, string> = {
   404: 'Not Found',
   405: 'Method Not Allowed',
   409: 'Conflict',
+  410: 'Gone',
   413: 'Payload Too Large',
   415: 'Unsupported Media Type',
   421: 'Misdirected Request',
@@ -70,6 +71,12 @@ export class ConcurrencyError extends PubstreamError {
     this.streamName = streamName;
     this.expected = expected;
     this.actual = actual;
+  }
+}
+/** What was asked for is no longer kept (a position older than the change history, docs/public-api.md). */
+export class GoneError extends PubstreamError {
+  constructor(message: string) {
+    super(410, message);
   }
 }
 export class PayloadTooLargeError extends PubstreamError {

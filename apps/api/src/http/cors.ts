@@ -1,6 +1,6 @@
 import type { Context, Middleware } from 'koa';
 
-const EXPOSED_HEADERS = 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, ETag';
+const EXPOSED_HEADERS = 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, ETag, X-Position';
 
 /**
  * CORS (docs/public-api.md, "CORS"; docs/decisions.md, "Public interface"). Preflights carry no key, so OPTIONS on a public path answers 204 allowing

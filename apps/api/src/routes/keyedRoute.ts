@@ -8,6 +8,8 @@ export interface Reply {
   readonly body: string;
   /** Weak ETag for conditional GETs; null when the reply has none. */
   readonly etag: string | null;
+  /** The log position the reply reflects: `X-Position` (docs/public-api.md, Positions). */
+  readonly position?: number;
 }
 
 /**
@@ -22,7 +24,8 @@ export const keyedRoute = (access: PublicAccess, load: (ctx: Context, grant: Acc
     reply.catch(() => undefined);
     await access.consumeRate(ctx, grant.key, grant.plan);
     access.recordUsage(grant.key.keyId);
-    const { body, etag } = await reply;
+    const { body, etag, position } = await reply;
+    if (position !== undefined) ctx.set('X-Position', String(position));
     if (etag !== null) {
       ctx.set('ETag', etag);
       const ifNoneMatch = ctx.get('If-None-Match');

@@ -1,18 +1,29 @@
 import type Router from '@koa/router';
 import { isValidDataId, isValidSlug, NotFoundError, ValidationError } from '@pubstream/domain';
 import { echoInput, readJsonBody } from '@pubstream/http';
-import type { ReadModel } from '@pubstream/read-model';
+import type { ChangeHistory, ReadModel } from '@pubstream/read-model';
 import { backendCall } from '../http/backendCall.js';
+import { readBatchWithPosition } from '../positions/batchPosition.js';
+import type { MinPositionGate } from '../positions/minPosition.js';
 import type { PublicAccess } from '../publicAccess.js';
 import { parseBatchRequest } from './batchRequest.js';
 import { BUILT_IN_SORT_FIELDS, parseCollectionQuery } from './collectionQuery.js';
 import { keyedRoute } from './keyedRoute.js';
+import { changesRoute } from './changesRoute.js';
 import { batchReply, itemReply, itemStamp, pageCacheEntry, pageReply } from './publicReplies.js';
 import { createReplyCache } from './replyCache.js';
 
-/** The three read routes of the specification (Endpoints 1-3). */
-export const publicRoutes = (router: Router, deps: { readModel: ReadModel; access: PublicAccess }): void => {
-  const { readModel, access } = deps;
+export interface PublicRoutesDeps {
+  readonly readModel: ReadModel;
+  readonly history: Pick<ChangeHistory, 'collectionChanges'>;
+  readonly access: PublicAccess;
+  /** `?minPosition=` on every read (docs/public-api.md). */
+  readonly minPosition: MinPositionGate;
+}
+
+/** The three read routes of the specification (Endpoints 1-3) and the changes feed, each with `X-Position`. */
+export const publicRoutes = (router: Router, deps: PublicRoutesDeps): void => {
+  const { readModel, access, minPosition } = deps;
   // Hot items and pages are read far more often than they change: serialize and hash once per version.
   const itemReplies = createReplyCache({ maxChars: 32 * 2 ** 20 });
   const pageReplies = createReplyCache({ maxChars: 32 * 2 ** 20 });
@@ -22,12 +33,14 @@ export const publicRoutes = (router: Router, deps: { readModel: ReadModel; acces
     keyedRoute(access, async (ctx) => {
       const dataId = ctx.params.dataId ?? '';
       if (!isValidDataId(dataId)) throw new ValidationError('Invalid dataId format');
+      await minPosition.awaitQuery(ctx.query);
       const item = await backendCall(readModel.getItem(dataId));
       if (item === null) {
         await access.confirmMiss();
         throw new NotFoundError('Data not found');
       }
-      return itemReplies.get(item.dataId, itemStamp(item), () => itemReply(item));
+      // The record carries the position of its version: read with it, atomically.
+      return { ...itemReplies.get(item.dataId, itemStamp(item), () => itemReply(item)), position: item.position };
     }),
   );
 
@@ -35,10 +48,11 @@ export const publicRoutes = (router: Router, deps: { readModel: ReadModel; acces
     '/public/batch',
     keyedRoute(access, async (ctx) => {
       const request = parseBatchRequest(await readJsonBody(ctx));
-      const items = await backendCall(readModel.getItems(request.dataIds));
+      await minPosition.awaitQuery(ctx.query);
+      const { items, position } = await backendCall(readBatchWithPosition(readModel, request.dataIds));
       // `notFound` says "does not exist": only a caught-up read model may say it.
       if (items.includes(null)) await access.confirmMiss();
-      return batchReply(request, items);
+      return { ...batchReply(request, items), position };
     }),
   );
 
@@ -55,6 +69,7 @@ export const publicRoutes = (router: Router, deps: { readModel: ReadModel; acces
       if (collection === null) throw notFound();
       const allowed = [...BUILT_IN_SORT_FIELDS, ...collection.sortableFields.map((field) => field.name)];
       const query = parseCollectionQuery(ctx.query, allowed);
+      await minPosition.awaitQuery(ctx.query);
       const result = await backendCall(
         readModel.getCollectionPage(slug, { sort: query.sort, order: query.order, offset: (query.page - 1) * query.limit, limit: query.limit }),
       );
@@ -63,7 +78,11 @@ export const publicRoutes = (router: Router, deps: { readModel: ReadModel; acces
         throw notFound();
       }
       const { name, stamp } = pageCacheEntry(slug, query, result);
-      return pageReplies.get(name, stamp, () => pageReply(slug, query, result));
+      // The cached body is keyed by the items' versions; the position is the collection's lastChange,
+      // read in the same script as the page.
+      return { ...pageReplies.get(name, stamp, () => pageReply(slug, query, result)), position: result.position };
     }),
   );
+
+  changesRoute(router, deps);
 };

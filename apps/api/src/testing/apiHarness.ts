@@ -13,8 +13,10 @@ export interface ApiHarness {
   readonly stores: Stores;
   readonly changeStream: ChangeStream;
   readonly api: ApiApp;
-  /** Applies ops and publishes their change messages, as the projector would. */
+  /** Applies ops (each at the next log position, recorded in the change history) and publishes their change messages, as the projector would. */
   apply(ops: ReadModelOp[]): Promise<void>;
+  /** The position of the last op applied. */
+  position(): number;
   collection(slug: string, sortableFields?: SortableField[]): Promise<void>;
   item(collectionId: string, dataId: string, data: Record<string, unknown>, options?: { version?: number; createdAt?: string; updatedAt?: string }): Promise<void>;
   deleteItem(collectionId: string, dataId: string, version: number): Promise<void>;
@@ -31,7 +33,7 @@ let position = 0;
 let keySeq = 0;
 
 export const startApiHarness = async (
-  options: { config?: Partial<ApiConfig>; now?: () => Date; rateLimiter?: RateLimiter; stores?: Stores; caughtUp?: boolean } = {},
+  options: { config?: Partial<ApiConfig>; now?: () => Date; rateLimiter?: RateLimiter; stores?: Stores; caughtUp?: boolean; resumeWindowMs?: number } = {},
 ): Promise<ApiHarness> => {
   const now = options.now ?? (() => new Date());
   const stores = options.stores ?? createMemoryStores({ now });
@@ -62,7 +64,8 @@ export const startApiHarness = async (
     const first = position + 1;
     position += unpositioned.length;
     const ops = unpositioned.map((op, i) => withPosition(op, first + i));
-    await stores.projections.apply(ops, { projection: APPLIED_CHECKPOINT, position });
+    const history = { at: now(), windowMs: options.resumeWindowMs ?? 86_400_000 };
+    await stores.projections.apply(ops, { projection: APPLIED_CHECKPOINT, position }, { history });
     await changeStream.publish(
       ops.map((op) => {
         switch (op.kind) {
@@ -91,6 +94,7 @@ export const startApiHarness = async (
     changeStream,
     api,
     apply,
+    position: () => position,
     collection: (slug, sortableFields = []) =>
       apply([{ kind: 'collection.put', collection: { slug, name: slug, sortableFields, createdAt: stamp, updatedAt: stamp, version: nextVersion(`c:${slug}`), position: 0 } }]),
     item: (collectionId, dataId, data, opts = {}) =>
