@@ -11,7 +11,5 @@ export interface ApiStores {
   readonly history: ChangeHistory;
   readonly keys: Pick<KeyStore, 'getKeyByHash' | 'getPlan'>;
   readonly usage: Pick<UsageStore, 'recordUsage'>;
-  /** Retained item changes: stream resumes and the changes feed. */
-  readonly history: ChangeHistory;
   ping(): Promise<void>;
 }
