@@ -6,6 +6,7 @@ import {
   createPollingPositionWaiter,
   createReconnectHints,
   createStreamAdmission,
+  positionReadsOf,
   registerFanoutHubMetrics,
   type ApiStores,
   type PositionWaiter,
@@ -52,13 +53,8 @@ export const createPublicApi = async (deps: {
   const drainSignal = createDrainSignal();
   const logger = deps.logger.child({ component: 'fanout' });
   const hints = createReconnectHints({ shutdownWindowMs: config.shutdownReconnectWindowMs });
-  const { readModel, history } = deps.stores;
-  const positions = {
-    appliedPosition: () => readModel.appliedPosition(),
-    historyFloor: () => history.historyFloor(),
-    itemChanges: (dataIds: readonly string[], after: number, until: number) => history.itemChanges(dataIds, after, until),
-  };
-  const hub = createFanoutHub({ reads: readModel, positions, plans: deps.stores.keys, changeStream: deps.changeStream, logger, hints, unsentBudgetBytes: config.streamBufferBudgetBytes });
+  const { readModel } = deps.stores;
+  const hub = createFanoutHub({ reads: readModel, positions: positionReadsOf(deps.stores), plans: deps.stores.keys, changeStream: deps.changeStream, logger, hints, unsentBudgetBytes: config.streamBufferBudgetBytes });
   // One waiter for ?minPosition= and for resumes ahead of this node; the API app closes it.
   const waiter = deps.positionWaiter ?? createPollingPositionWaiter({ applied: () => readModel.appliedPosition() });
   await hub.start();

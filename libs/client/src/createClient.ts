@@ -85,6 +85,25 @@ export interface PubstreamClient {
   close(): void;
 }
 
+/** The client's one live subscription, feeding its local copy through `sink`. */
+function openLiveSubscription(
+  options: ClientOptions,
+  parts: { retry: RetryPolicy; clock: Clock; reads: ReturnType<typeof createReadMethods>; sink: ReturnType<typeof localCopySink> },
+): LiveSubscription {
+  return createLiveSubscription({
+    baseUrl: options.baseUrl,
+    apiKey: options.apiKey,
+    eventSource: () => resolveEventSource(options.EventSource),
+    retry: parts.retry,
+    clock: parts.clock,
+    tuning: { ...defaultStreamTuning, ...options.stream },
+    confirmItems: (ids) => parts.reads.fetchBatch(ids),
+    ...parts.sink,
+    onConnected: (event) => options.onStreamConnected?.(event),
+    onError: (error) => options.onStreamError?.(error),
+  });
+}
+
 /** Most collections and dataIds one `/subscribe` stream may watch. */
 export const subscriptionLimits = Object.freeze({ collections: 25, dataIds: 100 });
 
@@ -119,18 +138,7 @@ export function createClient(options: ClientOptions): PubstreamClient {
   });
   const subscription = (): LiveSubscription => {
     if (!options.reactive) throw new TypeError('watchData/watchCollection need createClient({ reactive: true })');
-    live ??= createLiveSubscription({
-      baseUrl: options.baseUrl,
-      apiKey: options.apiKey,
-      eventSource: () => resolveEventSource(options.EventSource),
-      retry,
-      clock,
-      tuning: { ...defaultStreamTuning, ...options.stream },
-      confirmItems: (ids) => reads.fetchBatch(ids),
-      ...localCopySink(local, items, collections),
-      onConnected: (event) => options.onStreamConnected?.(event),
-      onError: (error) => options.onStreamError?.(error),
-    });
+    live ??= openLiveSubscription(options, { retry, clock, reads, sink: localCopySink(local, items, collections) });
     return live;
   };
 

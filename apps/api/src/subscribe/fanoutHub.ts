@@ -20,7 +20,7 @@ import { watchUnsentBudget } from './unsentBudget.js';
 
 export type { ConnectionOutput } from './connectionOutput.js';
 export type { HubLogger } from './hubLogger.js';
-export type { HistoryChange, PlanReads, PositionReads, SnapshotReads } from './hubReads.js';
+export { positionReadsOf, type HistoryChange, type PlanReads, type PositionReads, type SnapshotReads } from './hubReads.js';
 export type { HubStats } from './hubStats.js';
 export type { HubStream, OpenStreamParams } from './hubStream.js';
 export type { StreamStart } from './streamStart.js';

@@ -33,6 +33,16 @@ export interface PositionReads {
   itemChanges(dataIds: readonly string[], after: number, until: number): Promise<readonly HistoryChange[] | 'expired'>;
 }
 
+/** The position reads of a read model and its change history (the stores of one backend). */
+export const positionReadsOf = (stores: {
+  readonly readModel: Pick<PositionReads, 'appliedPosition'>;
+  readonly history: Pick<PositionReads, 'historyFloor' | 'itemChanges'>;
+}): PositionReads => ({
+  appliedPosition: () => stores.readModel.appliedPosition(),
+  historyFloor: () => stores.history.historyFloor(),
+  itemChanges: (dataIds, after, until) => stores.history.itemChanges(dataIds, after, until),
+});
+
 /** Where the hub reads the project's plan when a plan change message arrives. */
 export interface PlanReads {
   getPlan(): Promise<{ readonly plan: PlanName } | null>;

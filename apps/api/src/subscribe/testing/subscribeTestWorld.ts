@@ -13,7 +13,7 @@ import { createPublicAccess } from '../../publicAccess.js';
 import { createPollingPositionWaiter } from '../../positions/pollingPositionWaiter.js';
 import type { PositionWaiter } from '../../positions/positionWaiter.js';
 import { createFanoutHub, type FanoutHub, type FanoutHubOptions } from '../fanoutHub.js';
-import type { PositionReads } from '../hubReads.js';
+import { positionReadsOf, type PositionReads } from '../hubReads.js';
 import { createReconnectHints, type ReconnectHints } from '../reconnectHints.js';
 import { createStreamAdmission, type StreamAdmission } from '../streamAdmission.js';
 import { createSubscribeRoute, type SubscribeConfig } from '../subscribeRoute.js';
@@ -87,11 +87,7 @@ export interface SubscribeTestWorld {
 
 /** The node's position reads over the world's stores, wrapped as the options ask. */
 const worldPositions = (options: SubscribeTestWorldOptions, stores: Stores): PositionReads => {
-  const real: PositionReads = {
-    appliedPosition: () => stores.readModel.appliedPosition(),
-    historyFloor: () => stores.history.historyFloor(),
-    itemChanges: (dataIds, after, until) => stores.history.itemChanges(dataIds, after, until),
-  };
+  const real = positionReadsOf(stores);
   return options.positions ? options.positions(real) : real;
 };
 
