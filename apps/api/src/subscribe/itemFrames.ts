@@ -1,6 +1,6 @@
 import type { SnapshotItem } from './itemsAtPosition.js';
 import { itemDeleteFrame, itemUpdateFrame, withId } from './sseFrames.js';
-import type { ItemDelta } from './streamSubscription.js';
+import type { ItemDelta } from './streamDeltas.js';
 
 /** An item change message, as far as the frames need it. */
 export interface ItemChange {

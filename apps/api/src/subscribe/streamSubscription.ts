@@ -1,4 +1,5 @@
 import { itemDeleteFrame, itemUpdateFrame, readyFrame, resetFrame, withId } from './sseFrames.js';
+import type { ItemDelta, PageDelta } from './streamDeltas.js';
 import type { StreamStart } from './streamStart.js';
 
 /** Where a subscription's frames go (an SSE connection, or a recorder in tests). */
@@ -6,26 +7,7 @@ export interface FrameSink {
   write(frame: string): void;
 }
 
-/** An item change, with its frame (`id:` included) built once by the hub for every subscriber. */
-export interface ItemDelta {
-  readonly dataId: string;
-  readonly action: 'update' | 'delete';
-  readonly version: number;
-  /** The change's log position: the frame's `id`. */
-  readonly position: number;
-  readonly frame: string;
-}
-
-/**
- * A computed page 1 of a collection. `seq` orders page reads: a read with a higher seq was issued
- * later, so it reflects at least as many writes.
- */
-export interface PageDelta {
-  readonly slug: string;
-  readonly seq: number;
-  readonly json: string;
-  readonly frame: string;
-}
+export type { ItemDelta, PageDelta } from './streamDeltas.js';
 
 /** What a start sends besides pages, and the update frame of a snapshot item (the hub may reuse a cached one). */
 export type SubscriptionStart = StreamStart & {
