@@ -78,6 +78,8 @@ export function createLiveSubscription(deps: LiveSubscriptionDeps): LiveSubscrip
       if (loop.closed) return;
       loop.desired = normalizeWatchedSet(set);
       const key = watchedSetKey(loop.desired);
+      // Another set: the position no longer covers what is watched (an item dropped meanwhile was forgotten).
+      if (loop.resume && loop.resume.key !== key) loop.resume = undefined;
       if ((key === loop.openKey && loop.source) || key === loop.refusedKey) return;
       loop.refusedKey = undefined;
       scheduleOpen(loop, deps.tuning.debounceMs);

@@ -240,4 +240,21 @@ describe('reactive mode', () => {
     expect(latest().query.get('from')).toBeNull();
     client.close();
   });
+
+  it('forgets its position when the watched set changes, even if it comes back to the same set', async () => {
+    const { client } = setup();
+    const stopA = client.watchData('a', () => {});
+    await vi.waitFor(() => expect(FakeEventSource.instances).toHaveLength(1));
+    latest().emit('connected', { connectionId: 'c1', ttlMs: 300_000 });
+    latest().emit('ready', { position: 40 }, { lastEventId: '40' });
+    const stopB = client.watchData('b', () => {});
+    stopB();
+    await vi.waitFor(() => expect(FakeEventSource.instances.length).toBeGreaterThanOrEqual(2));
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    // Back to {a}: 'b' was forgotten meanwhile, and so was the position: a snapshot, not a resume.
+    expect(latest().query.get('dataIds')).toBe('a');
+    expect(latest().query.get('from')).toBeNull();
+    stopA();
+    client.close();
+  });
 });
