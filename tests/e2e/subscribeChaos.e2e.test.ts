@@ -17,7 +17,7 @@ describeWithBackend('kafka', 'resume chaos on the distributed profile: two API n
     const { connects } = await runResumeChaos({ nodes: setup.cluster.apis.map((node) => node.url), admin: setup.cluster.adminApi, origin: ORIGIN });
     // The cuts happened: far more streams than subscribers.
     expect(connects).toBeGreaterThan(100);
-  }, 240_000);
+  }, 360_000);
 });
 
 describe('resume chaos on the embedded profile', () => {
@@ -32,5 +32,5 @@ describe('resume chaos on the embedded profile', () => {
   it('50 subscribers cut at random during 2,000 writes resume: every version once, in order; pages equal a fresh read', async () => {
     const { connects } = await runResumeChaos({ nodes: [service.publicUrl], admin: adminHttp(service.adminUrl, service.adminToken), origin: ORIGIN });
     expect(connects).toBeGreaterThan(100);
-  }, 240_000);
+  }, 360_000);
 });
