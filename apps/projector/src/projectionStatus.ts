@@ -1,5 +1,5 @@
 import type { EventStore } from '@pubstream/event-store';
-import type { ProjectionStore } from '@pubstream/read-model';
+import type { ChangeHistory, ProjectionStore } from '@pubstream/read-model';
 import { countEvents, measureLag } from './lag.js';
 import { publishedCheckpointName } from './checkpointNames.js';
 import type { ProjectorStatus } from './projectorOptions.js';
@@ -11,12 +11,19 @@ export interface ProjectionStatusRow extends Omit<ProjectorStatus, 'name' | 'sta
   readonly projection: string;
   /** The checkpoint it is applied by (all registered projections share the projector's). */
   readonly checkpoint: string;
+  /**
+   * The oldest position a resume or `changes?since=` still reaches (docs/read-models.md, "Change
+   * history"); absent when no history was given.
+   */
+  readonly historyFloor?: number;
 }
 
 export interface ProjectionStatusOptions {
   readonly eventStore: EventStore;
   /** Where the projector's checkpoints are stored. */
   readonly checkpoints: Pick<ProjectionStore, 'getCheckpoint'>;
+  /** The change history, for its floor. */
+  readonly history?: Pick<ChangeHistory, 'historyFloor'>;
   /** The projector's checkpoint name (default `projector`). */
   readonly name?: string;
   readonly projections?: readonly Projection[];
@@ -45,7 +52,11 @@ export const projectionStatus = async (options: ProjectionStatusOptions): Promis
     const seconds = Math.max(0.001, (now().getTime() - t0) / 1000);
     eventsPerSecond = (await countEvents(eventStore, first, applied)) / seconds;
   }
-  const [published, head] = await Promise.all([checkpoints.getCheckpoint(publishedCheckpointName(name)), eventStore.headPosition()]);
+  const [published, head, historyFloor] = await Promise.all([
+    checkpoints.getCheckpoint(publishedCheckpointName(name)),
+    eventStore.headPosition(),
+    options.history?.historyFloor(),
+  ]);
   const lag = await measureLag(eventStore, applied, head, now);
   return (options.projections ?? PROJECTIONS).map((p) => ({
     projection: p.name,
@@ -56,5 +67,6 @@ export const projectionStatus = async (options: ProjectionStatusOptions): Promis
     lagEvents: lag.events,
     lagSeconds: lag.seconds,
     eventsPerSecond,
+    ...(historyFloor === undefined ? {} : { historyFloor }),
   }));
 };

@@ -115,17 +115,18 @@ describe('rebuildReadModels on SQLite + memory read models', () => {
 });
 
 describe('projectionStatus', () => {
-  it('reports every registered projection with checkpoint, head and lag', async () => {
+  it('reports every registered projection with checkpoint, head, lag and the oldest resumable position', async () => {
     const eventStore = createSqliteEventStore(openSqliteDatabase(':memory:'));
     const head = await writeLog(eventStore, 5);
     const stores = createMemoryStores();
     await stores.projections.apply([], { projection: 'projector', position: 3 });
     // A clock one minute ahead: the oldest unapplied event is at least a minute old.
-    const rows = await projectionStatus({ eventStore, checkpoints: stores.projections, sampleMs: 0, now: () => new Date(Date.now() + 60_000) });
+    const rows = await projectionStatus({ eventStore, checkpoints: stores.projections, history: stores.history, sampleMs: 0, now: () => new Date(Date.now() + 60_000) });
     expect(rows.map((r) => r.projection)).toEqual(['collections', 'items', 'apiKeys', 'plan']);
     let lagEvents = 0;
     for await (const _event of eventStore.readAll({ after: 3 })) lagEvents += 1;
-    expect(rows[0]).toMatchObject({ checkpoint: 'projector', applied: 3, published: 0, head, lagEvents, eventsPerSecond: 0 });
+    // No batch was recorded in the history: nothing before the applied position can be resumed.
+    expect(rows[0]).toMatchObject({ checkpoint: 'projector', applied: 3, published: 0, head, lagEvents, eventsPerSecond: 0, historyFloor: 3 });
     expect(rows[0]?.lagSeconds).toBeGreaterThanOrEqual(60);
     expect(rows[0]?.lagSeconds).toBeLessThan(3_600);
   });

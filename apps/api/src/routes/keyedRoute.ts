@@ -25,7 +25,8 @@ export const keyedRoute = (access: PublicAccess, load: (ctx: Context, grant: Acc
     await access.consumeRate(ctx, grant.key, grant.plan);
     access.recordUsage(grant.key.keyId);
     const { body, etag, position } = await reply;
-    if (position !== undefined) ctx.set('X-Position', String(position));
+    // A record written before positions existed has none until the next rebuild (docs/decisions.md).
+    if (position !== undefined && Number.isFinite(position)) ctx.set('X-Position', String(position));
     if (etag !== null) {
       ctx.set('ETag', etag);
       const ifNoneMatch = ctx.get('If-None-Match');

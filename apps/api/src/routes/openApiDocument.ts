@@ -7,6 +7,13 @@ const rateHeaders = {
     schema: { type: 'integer' },
     description: 'Unix time (seconds): when Remaining is 0, when the next request is admitted; otherwise when the whole limit is free again',
   },
+  'X-Position': { schema: { type: 'string', pattern: '^[0-9]{1,15}$' }, description: 'The log position the answer reflects (docs/public-api.md, Positions)' },
+};
+const minPosition = {
+  name: 'minPosition',
+  in: 'query',
+  schema: { type: 'string', pattern: '^[0-9]{1,15}$' },
+  description: 'Wait (bounded) until this node has applied the position; 503 past the wait, 400 `Invalid position` when malformed',
 };
 const common = {
   '401': error('Missing or invalid API key (`Invalid API key`)'),
@@ -43,7 +50,7 @@ export const openApiDocument = {
     '/public/data/{dataId}': {
       get: {
         summary: 'Get single item',
-        parameters: [{ name: 'dataId', in: 'path', required: true, schema: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._~-]{0,127}$' } }],
+        parameters: [{ name: 'dataId', in: 'path', required: true, schema: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._~-]{0,127}$' } }, minPosition],
         responses: {
           '200': { description: 'The item', headers: { ...rateHeaders, ETag: { schema: { type: 'string' } } }, content: { 'application/json': { schema: { $ref: '#/components/schemas/Item' } } } },
           '304': { description: 'Not modified (If-None-Match)' },
@@ -56,6 +63,7 @@ export const openApiDocument = {
     '/public/batch': {
       post: {
         summary: 'Batch fetch',
+        parameters: [minPosition],
         requestBody: {
           required: true,
           content: {
@@ -98,6 +106,7 @@ export const openApiDocument = {
           { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } },
           { name: 'sort', in: 'query', schema: { type: 'string', default: 'createdAt' }, description: 'createdAt, updatedAt, dataId or a sortable field of the collection' },
           { name: 'order', in: 'query', schema: { type: 'string', enum: ['asc', 'desc'], default: 'desc' } },
+          minPosition,
         ],
         responses: {
           '200': {
@@ -116,6 +125,24 @@ export const openApiDocument = {
           '304': { description: 'Not modified (If-None-Match)' },
           '400': error('Invalid page, limit, sort or order (the message names the allowed values)'),
           '404': error('Collection not found'),
+          ...common,
+        },
+      },
+    },
+    '/public/collections/{slug}/changes': {
+      get: {
+        summary: 'The collection’s item changes after a position (docs/public-api.md, Changes feed)',
+        parameters: [
+          { name: 'slug', in: 'path', required: true, schema: { type: 'string' } },
+          { name: 'since', in: 'query', schema: { type: 'string', pattern: '^[0-9]{1,15}$', default: '0' } },
+          { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 1000, default: 100 } },
+          minPosition,
+        ],
+        responses: {
+          '200': { description: '{changes: [{position, dataId, action, version, data}], nextSince, hasMore}; X-Position = nextSince', headers: rateHeaders },
+          '400': error('Invalid position or limit'),
+          '404': error('Collection not found'),
+          '410': error('Position expired: re-read the collection'),
           ...common,
         },
       },

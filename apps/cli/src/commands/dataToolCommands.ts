@@ -12,7 +12,7 @@ export const registerDataToolCommands = (program: Command): void => {
   const projections = program.command('projections').description('projection status and rebuilds');
   projections
     .command('status')
-    .description('per projection: checkpoint, log head, lag in events and seconds, events/s')
+    .description('per projection: checkpoint, log head, lag in events and seconds, events/s, oldest resumable position')
     .action(printProjectionStatus);
   projections
     .command('rebuild')
@@ -43,7 +43,7 @@ const printProjectionStatus = async (): Promise<void> => {
   const eventStore = openEventStore(config, () => new Date());
   const { stores } = await openStores(config, logger, () => new Date());
   try {
-    console.table(await projectionStatus({ eventStore, checkpoints: stores.projections }));
+    console.table(await projectionStatus({ eventStore, checkpoints: stores.projections, history: stores.history }));
   } finally {
     await stores.close();
     await eventStore.close();

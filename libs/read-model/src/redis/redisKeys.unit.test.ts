@@ -35,6 +35,13 @@ describe('redis key names', () => {
       'ps:{u:k1}:d',
       'ps:{u:k1}:mo',
     ]);
+    expect([key.itemHistory('d1'), key.collectionLastChange('books'), key.collectionHistory('books'), key.historyMeta, key.historyTimes]).toEqual([
+      'ps:{i:d1}:h',
+      'ps:{c:books}:last',
+      'ps:{c:books}:h',
+      'ps:{m}:history',
+      'ps:{m}:history:t',
+    ]);
     expect([generationPointerKey('ps'), pendingGenerationKey('ps'), newGenerationNamespace('ps', new Date(1_700_000_000_000))]).toEqual([
       'ps:{m}:generation',
       'ps:{m}:generation:pending',
@@ -51,12 +58,15 @@ describe('redis key names', () => {
     const prefix = key.collectionPrefix('books');
     expect(prefix + suffix('recordKey')).toBe(key.collectionRecord('books'));
     expect(prefix + suffix('itemsKey')).toBe(key.collectionItems('books'));
+    expect(prefix + suffix('lastChangeKey')).toBe(key.collectionLastChange('books'));
+    expect(prefix + suffix('historyKey')).toBe(key.collectionHistory('books'));
     expect([suffix('versionKey'), suffix('itemVersionsKey'), suffix('sortedKey'), suffix('missingKey')]).toEqual(['v', 'ver', 'z:', 'm:']);
   });
 
   it('keep every key of one record, collection or usage counter in one hash tag', () => {
-    expect(new Set([key.item('d'), key.itemVersion('d')].map(hashTagOf))).toEqual(new Set(['i:d']));
-    expect(new Set([key.collectionRecord('c'), key.collectionItems('c'), key.collectionPrefix('c')].map(hashTagOf))).toEqual(new Set(['c:c']));
+    expect(new Set([key.item('d'), key.itemVersion('d'), key.itemHistory('d')].map(hashTagOf))).toEqual(new Set(['i:d']));
+    expect(new Set([key.collectionRecord('c'), key.collectionItems('c'), key.collectionPrefix('c'), key.collectionLastChange('c'), key.collectionHistory('c')].map(hashTagOf))).toEqual(new Set(['c:c']));
+    expect(new Set([key.checkpoints, key.historyMeta, key.historyTimes].map(hashTagOf))).toEqual(new Set(['m']));
     expect(new Set([key.usage('k'), key.usageHours('k', '2026-01-01'), key.usageDays('k'), key.usageMonths('k')].map(hashTagOf))).toEqual(new Set(['u:k']));
     expect(hashTagOf('plain')).toBe('plain');
     expect(hashTagOf('a:{}:b')).toBe('a:{}:b');

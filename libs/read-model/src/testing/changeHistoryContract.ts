@@ -93,6 +93,44 @@ export const testChangeHistoryContract = (name: string, factory: (now: () => Dat
       expect(await s.history.itemChanges(['a'], 3, 5)).toEqual([entry('a', 4)]);
     });
 
+    it('a page read while batches land is exactly the collection’s state at its position (X-Position atomicity)', async () => {
+      await record([putCollection(collectionRecord('c', 1, [], 1))], 1);
+      const log: { dataId: string; position: number; deleted: boolean }[] = [];
+      let position = 1;
+      let writing = true;
+      const writer = (async () => {
+        for (let batch = 0; batch < 120; batch++) {
+          const ops = Array.from({ length: 1 + (batch % 3) }, (_, i) => {
+            const dataId = `k${(batch * 7 + i * 3) % 25}`;
+            position += 1;
+            const deleted = (batch + i) % 5 === 4;
+            log.push({ dataId, position, deleted });
+            return deleted ? del(dataId, 'c', position, position) : putAt(dataId, position);
+          });
+          await record(ops, position);
+        }
+        writing = false;
+      })();
+      const pages: { position: number; items: { dataId: string; position: number }[]; total: number }[] = [];
+      while (writing) {
+        const page = await pageOf(s.readModel, 'c', 'dataId', 'asc', 0, 100);
+        pages.push({ position: page.position, total: page.total, items: page.items.map((i) => ({ dataId: i.dataId, position: i.position })) });
+      }
+      await writer;
+      expect(pages.length).toBeGreaterThan(3);
+      for (const page of pages) {
+        // The state at the page's position, from the write log.
+        const state = new Map<string, number>();
+        for (const write of log) {
+          if (write.position > page.position) break;
+          if (write.deleted) state.delete(write.dataId);
+          else state.set(write.dataId, write.position);
+        }
+        const expected = [...state].map(([dataId, at]) => ({ dataId, position: at })).sort((a, b) => (a.dataId < b.dataId ? -1 : 1));
+        expect({ at: page.position, items: page.items, total: page.total }).toEqual({ at: page.position, items: expected, total: expected.length });
+      }
+    });
+
     it('keeps RESUME_WINDOW: the floor is the applied position one window ago, older requests are expired', async () => {
       await record([putCollection(collectionRecord('c', 1, [], 1)), putAt('a', 2)], 2, 0);
       await record([putAt('a', 3), putAt('b', 4)], 4, 5_000);
