@@ -2,16 +2,39 @@
 // few items and a collection; during a burst of 2,000 admin writes they are cut at random moments
 // and resume on a random node with their last id. Afterwards each must have seen every version of
 // every watched item exactly once and in order, and hold the collection's page 1 as a fresh read.
+import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { eventually } from '@pubstream/testing';
 import { ChaosSubscriber, type SeenVersion } from './chaosSubscriber.js';
 
 type Admin = <T = unknown>(method: string, path: string, body?: unknown) => Promise<T>;
 
+/**
+ * One admin write, retried when the connection fails (a loaded machine closes keep-alive sockets
+ * under it) with the same Idempotency-Key, so that a write that did land is not appended twice.
+ */
+const idempotentWrite = async (adminUrl: string, token: string, method: string, path: string, body?: unknown): Promise<void> => {
+  const headers = { authorization: `Bearer ${token}`, 'idempotency-key': randomUUID(), ...(body === undefined ? {} : { 'content-type': 'application/json' }) };
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const response = await fetch(`${adminUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      const text = await response.text();
+      if (response.ok) return;
+      if (response.status !== 503 || attempt >= 5) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+    } catch (error) {
+      if (attempt >= 5 || (error instanceof Error && error.message.startsWith(method))) throw error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+  }
+};
+
 export interface ResumeChaosOptions {
   /** Public base URLs of the API nodes. */
   readonly nodes: readonly string[];
   readonly admin: Admin;
+  /** The admin API and its token, for the burst's idempotent writes. */
+  readonly adminUrl: string;
+  readonly adminToken: string;
   readonly origin: string;
   readonly subscribers?: number;
   readonly writes?: number;
@@ -29,9 +52,9 @@ class ChaosWriter {
   readonly exists = new Map<number, boolean>();
   private readonly chains = new Map<number, Promise<void>>();
 
-  constructor(private readonly admin: Admin) {}
+  constructor(private readonly write: (method: string, path: string, body?: unknown) => Promise<void>) {}
 
-  write(i: number): Promise<void> {
+  next(i: number): Promise<void> {
     const next = (this.chains.get(i) ?? Promise.resolve()).then(() => this.writeNow(i));
     this.chains.set(i, next);
     return next;
@@ -41,10 +64,10 @@ class ChaosWriter {
     const version = (this.versions.get(i) ?? -1) + 1;
     const path = `/admin/collections/${slugOf(i)}/items/${itemId(i)}`;
     if (this.exists.get(i) && version % 20 === 19) {
-      await this.admin('DELETE', path);
+      await this.write('DELETE', path);
       this.exists.set(i, false);
     } else {
-      await this.admin('PUT', path, { data: { n: version } });
+      await this.write('PUT', path, { data: { n: version } });
       this.exists.set(i, true);
     }
     this.versions.set(i, version);
@@ -62,8 +85,8 @@ export const runResumeChaos = async (options: ResumeChaosOptions): Promise<{ con
   const { admin, nodes } = options;
   for (const slug of SLUGS) await admin('POST', '/admin/collections', { slug, name: slug });
   const { key } = await admin<{ key: string }>('POST', '/admin/keys', { name: 'chaos', type: 'live', allowedDomains: [new URL(options.origin).hostname], rateLimit: 50_000 });
-  const writer = new ChaosWriter(admin);
-  for (let i = 0; i < ITEMS; i++) await writer.write(i);
+  const writer = new ChaosWriter((method, path, body) => idempotentWrite(options.adminUrl, options.adminToken, method, path, body));
+  for (let i = 0; i < ITEMS; i++) await writer.next(i);
 
   const all = Array.from({ length: ITEMS }, (_, i) => i);
   const subscribers = Array.from({ length: options.subscribers ?? 50 }, () => {
@@ -77,7 +100,8 @@ export const runResumeChaos = async (options: ResumeChaosOptions): Promise<{ con
   const cutter = (async () => {
     while (chaos) {
       await new Promise((resolve) => setTimeout(resolve, 20));
-      for (const { sub } of subscribers) if (Math.random() < 0.03) sub.cut();
+      // About one cut per subscriber per second: ~50 resumes a second for the whole burst.
+      for (const { sub } of subscribers) if (Math.random() < 0.02) sub.cut();
     }
   })();
   const total = options.writes ?? 2_000;
@@ -86,7 +110,7 @@ export const runResumeChaos = async (options: ResumeChaosOptions): Promise<{ con
     Array.from({ length: 4 }, async () => {
       while (issued < total) {
         issued++;
-        await writer.write(Math.floor(Math.random() * ITEMS));
+        await writer.next(Math.floor(Math.random() * ITEMS));
       }
     }),
   );
