@@ -2,6 +2,7 @@ import { measureCrossProcessFanout, measureCrossProcessLog } from './crossProces
 import { startBenchKafka, startBenchRedis } from './localBackends.js';
 import { runCompressionProfile, runProfile } from './profileScenarios.js';
 import { redisBenchmarkGet } from './redisBaseline.js';
+import { runResumeScenario } from './resumeScenario.js';
 import { measureReplay } from './replay.js';
 import type { ScenarioContext } from './scenarioContext.js';
 import { startDistributedService, startEmbeddedService } from './service.js';
@@ -24,6 +25,7 @@ export const runScenarios = async (context: ScenarioContext): Promise<void> => {
   if (!only || only === 'streams') await runStreamScenarios(context);
   if (only === 'compression') await onEmbedded('Compression (embedded profile, 2,000 items)', (service) => runCompressionProfile('embedded', service, context));
   if (!only) await measureCrossProcessLog(context);
+  if (!only || only === 'resume') await runResumeScenario(context);
   if (!only || only === 'embedded') await onEmbedded('Embedded profile (SQLite log, memory read models, one process)', (service) => runProfile('embedded', service, context));
   if (!only || only === 'redis' || only === 'replay') {
     const redis = startBenchRedis();

@@ -55,3 +55,32 @@ it('runs the Node.js example of the README against a real server', async () => {
   expect(lines[0]).toMatch(/^article-42 Article 42 \d{4}-\d\d-\d\dT[\d:.]+Z$/);
   expect(lines.slice(1)).toEqual(['61 items, page 2/2', 'no such item']);
 }, 90_000);
+
+it('runs the offline-first example of the README twice: a full read, then only the changes since its position', async () => {
+  const code = exampleAfter('## Offline-first').replace("'https://data.example.com'", JSON.stringify(server.publicUrl));
+  const file = join(scratch, 'offline-example.mts');
+  const copyFile = join(scratch, 'articles.local.json');
+  writeFileSync(file, code);
+  const run = async () =>
+    (await promisify(execFile)(process.execPath, ['--import', 'tsx', file], { cwd: repo, env: { ...process.env, PUBSTREAM_KEY: key, LOCAL_COPY: copyFile }, timeout: 60_000 })).stdout.trim();
+  const first = await run();
+  expect(first).toMatch(/^61 articles at position \d+$/);
+  const firstPosition = Number(/position (\d+)/.exec(first)?.[1]);
+
+  // While the app is away: an update, a new article, a deletion.
+  await admin('PUT', '/admin/collections/articles/items/article-1', { data: { title: 'Edited' } });
+  await admin('PUT', '/admin/collections/articles/items/article-61', { data: { title: 'Article 61' } });
+  await admin('DELETE', '/admin/collections/articles/items/article-2');
+  const second = await run();
+  expect(second).toMatch(/^61 articles at position \d+$/);
+  expect(Number(/position (\d+)/.exec(second)?.[1])).toBeGreaterThan(firstPosition);
+
+  // The local copy equals a fresh read of the collection.
+  const saved = JSON.parse(readFileSync(copyFile, 'utf8')) as { items: Record<string, unknown> };
+  const fresh = (await (await fetch(`${server.publicUrl}/public/collections/articles/data?limit=100&sort=dataId&order=asc`, { headers: { 'X-API-Key': key } })).json()) as {
+    data: { dataId: string; data: unknown }[];
+  };
+  expect(saved.items).toEqual(Object.fromEntries(fresh.data.map((item) => [item.dataId, item.data])));
+  expect(saved.items['article-1']).toEqual({ title: 'Edited' });
+  expect(saved.items['article-2']).toBeUndefined();
+}, 120_000);

@@ -86,6 +86,44 @@ describe('reactive mode', () => {
   );
 });
 
+describe('reactive mode: positions', () => {
+  it(
+    'resumes its stream with the last id (from=) after every cycle and a server restart: each written value reaches the watcher once, in order',
+    async () => {
+      await putItem('resumed-item', { title: 'r0' });
+      const urls: string[] = [];
+      class RecordingEventSource extends EventSource {
+        constructor(url: string) {
+          super(url);
+          urls.push(url);
+        }
+      }
+      const client = createClient({ baseUrl: server.publicUrl, apiKey: key, reactive: true, EventSource: RecordingEventSource, retry: { baseDelayMs: 100, maxDelayMs: 500 } });
+      const titles: string[] = [];
+      client.watchData('resumed-item', (item) => titles.push(String(item?.data.title)));
+      await eventually('the snapshot', () => titles.at(-1) === 'r0' && client.streamPosition() !== undefined);
+      for (let n = 1; n <= 4; n += 1) {
+        const opened = urls.length;
+        await putItem('resumed-item', { title: `r${n}` });
+        await eventually(`r${n}`, () => titles.at(-1) === `r${n}`);
+        await eventually(`cycle after r${n}`, () => urls.length > opened, streamTtlMs * 4);
+      }
+      server = await e2e.restart();
+      await putItem('resumed-item', { title: 'r5' });
+      await eventually('r5 after the restart', () => titles.at(-1) === 'r5', 30_000);
+      expect(titles).toEqual(['r0', 'r1', 'r2', 'r3', 'r4', 'r5']);
+      // Every stream after the first resumed, from positions that never go back.
+      const froms = urls.slice(1).map((url) => Number(new URL(url).searchParams.get('from')));
+      expect(new URL(urls[0]!).searchParams.get('from')).toBeNull();
+      expect(froms.length).toBeGreaterThanOrEqual(4);
+      for (const from of froms) expect(Number.isSafeInteger(from) && from > 0).toBe(true);
+      expect(froms).toEqual([...froms].sort((a, b) => a - b));
+      client.close();
+    },
+    120_000,
+  );
+});
+
 describe('reactive mode edges', () => {
   it('reports an item that does not exist as null, then its value once it is created', async () => {
     const client = createClient({ baseUrl: server.publicUrl, apiKey: key, reactive: true });

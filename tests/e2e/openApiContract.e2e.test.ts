@@ -164,12 +164,12 @@ describe('the served OpenAPI documents against real answers', () => {
     expect(rec.problems.slice(before)).toEqual([]);
   }, 60_000);
 
-  it('a stream: connected, update, delete and reconnect, each payload as documented', async () => {
+  it('a stream: connected, update, ready, delete and reconnect, each payload as documented', async () => {
     // This test's own findings (each test reports what its requests found).
     const before = rec.problems.length;
     const events = await readStream(`/subscribe?apiKey=${keys.test}&collections=books&dataIds=gone`, 'gone');
     expect(events[0]).toBe('connected');
-    expect(new Set(events)).toEqual(new Set(['connected', 'update', 'delete', 'reconnect']));
+    expect(new Set(events)).toEqual(new Set(['connected', 'update', 'ready', 'delete', 'reconnect']));
     expect(events.at(-1)).toBe('reconnect');
     expect(rec.problems.slice(before)).toEqual([]);
   }, 30_000);

@@ -49,8 +49,8 @@ describe('GET /subscribe on the all-in-one process', () => {
     expect(client.status).toBe(200);
     expect(client.headers['content-type']).toMatch(/^text\/event-stream/);
     expect(client.headers['access-control-allow-origin']).toBe(ORIGIN);
-    await client.waitFor(isPage('shoes'), 'snapshot page');
-    expect(client.events.map((e) => e.event)).toEqual(['connected', 'update', 'update']);
+    await client.waitFor((e) => e.event === 'ready', 'ready after the snapshot');
+    expect(client.events.map((e) => e.event)).toEqual(['connected', 'update', 'update', 'ready']);
     expect(client.events[1]?.data).toMatchObject({ dataId: 'runner', data: { price: 100 }, action: 'update' });
     expect(client.events[2]?.data.data).toEqual({ data: [{ dataId: 'runner', data: { price: 100 } }], total: 1, page: 1, limit: 20, totalPages: 1 });
 
@@ -150,7 +150,7 @@ describe('stream lifetime on the all-in-one process', () => {
         expect(connected.data.ttlMs).toBeGreaterThanOrEqual(270);
         expect(connected.data.ttlMs).toBeLessThanOrEqual(330);
         await client.ended;
-        expect(client.events.map((e) => e.event)).toEqual(['connected', 'update', 'reconnect']);
+        expect(client.events.map((e) => e.event)).toEqual(['connected', 'update', 'ready', 'reconnect']);
         expect(client.events.at(-1)?.data).toEqual({ reason: 'cycle' });
       }
       const last = await connect(subscribeUrl(short.publicUrl, { apiKey: key, collections: 'c' }));

@@ -45,7 +45,11 @@ describe('GET /subscribe: the stream', () => {
         action: 'update',
       },
     });
-    expect(client.events).toHaveLength(3);
+    // Then ready, with the position of the snapshot as its id; snapshot frames carry no id.
+    await client.waitFor((e) => e.event === 'ready', 'ready');
+    expect(client.events).toHaveLength(4);
+    expect(client.ids.slice(0, 3)).toEqual([undefined, undefined, undefined]);
+    expect(client.events[3]?.data).toEqual({ position: Number(client.ids[3]) });
 
     // Deltas: the item, an unknown item appearing, the collection recomputed.
     await w.putItem('pages', 'hero', { text: 'v2' });
@@ -117,9 +121,9 @@ describe('GET /subscribe: the stream', () => {
       expect(connected.data.ttlMs).toBeGreaterThanOrEqual(180);
       expect(connected.data.ttlMs).toBeLessThanOrEqual(220);
       await client.ended;
-      expect(client.events.map((e) => e.event)).toEqual(['connected', 'update', 'reconnect']);
+      expect(client.events.map((e) => e.event)).toEqual(['connected', 'update', 'ready', 'reconnect']);
       expect(client.events[1]?.data.data).toEqual({ n: cycle });
-      expect(client.events[2]?.data).toEqual({ reason: 'cycle' });
+      expect(client.events[3]?.data).toEqual({ reason: 'cycle' });
       expect(w.usage.get(keyId)).toBe(cycle);
     }
     expect(w.hub.stats().streams).toBe(0);

@@ -1,6 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestListener } from 'node:http';
-import { createApiApp, createFanoutHub, createReconnectHints, createStreamAdmission, registerFanoutHubMetrics, type ApiStores, type PositionWaiter } from '@pubstream/api';
+import {
+  createApiApp,
+  createFanoutHub,
+  createPollingPositionWaiter,
+  createReconnectHints,
+  createStreamAdmission,
+  positionReadsOf,
+  registerFanoutHubMetrics,
+  type ApiConfig,
+  type ApiStores,
+  type PositionWaiter,
+} from '@pubstream/api';
 import { createMemoryStreamSlots, type RateLimiter, type StreamSlots } from '@pubstream/access';
 import type { ChangeStream } from '@pubstream/change-stream';
 import type { Config } from '@pubstream/config';
@@ -21,6 +32,19 @@ export interface PublicApi {
   /** Closes the fanout hub, stops listening to the change stream and flushes buffered usage counts. */
   close(): Promise<void>;
 }
+
+/** The public API's settings from the process configuration. */
+const apiConfigOf = (config: Config, cacheTtlMs: number | undefined): ApiConfig => ({
+  acceptTestKeys: config.acceptTestKeys,
+  requireBrowserOrigin: config.requireBrowserOrigin,
+  accessLog: config.accessLog,
+  rateLimitWindow: config.rateLimitWindow,
+  cacheTtlMs,
+  readinessTimeoutMs: config.redisCommandTimeoutMs,
+  cache: { maxAgeSeconds: config.cacheMaxAgeSeconds, staleWhileRevalidateSeconds: config.cacheStaleWhileRevalidateSeconds },
+  compressionMinBytes: config.compressionMinBytes,
+  minPositionWaitMs: config.minPositionWaitMs,
+});
 
 /** The public read API with /subscribe and its fanout hub, on the given adapters (both profiles). */
 export const createPublicApi = async (deps: {
@@ -45,7 +69,10 @@ export const createPublicApi = async (deps: {
   const drainSignal = createDrainSignal();
   const logger = deps.logger.child({ component: 'fanout' });
   const hints = createReconnectHints({ shutdownWindowMs: config.shutdownReconnectWindowMs });
-  const hub = createFanoutHub({ reads: deps.stores.readModel, plans: deps.stores.keys, changeStream: deps.changeStream, logger, hints, unsentBudgetBytes: config.streamBufferBudgetBytes });
+  const { readModel } = deps.stores;
+  const hub = createFanoutHub({ reads: readModel, positions: positionReadsOf(deps.stores), plans: deps.stores.keys, changeStream: deps.changeStream, logger, hints, unsentBudgetBytes: config.streamBufferBudgetBytes });
+  // One waiter for ?minPosition= and for resumes ahead of this node; the API app closes it.
+  const waiter = deps.positionWaiter ?? createPollingPositionWaiter({ applied: () => readModel.appliedPosition() });
   await hub.start();
   if (deps.metrics) registerFanoutHubMetrics(deps.metrics, hub);
   if (deps.metrics && deps.backendErrors) registerBackendErrorMetrics(deps.metrics, deps.backendErrors);
@@ -54,23 +81,20 @@ export const createPublicApi = async (deps: {
     stores: deps.stores,
     changeStream: deps.changeStream,
     rateLimiter: deps.rateLimiter,
-    config: {
-      acceptTestKeys: config.acceptTestKeys,
-      requireBrowserOrigin: config.requireBrowserOrigin,
-      accessLog: config.accessLog,
-      rateLimitWindow: config.rateLimitWindow,
-      cacheTtlMs: deps.cacheTtlMs,
-      readinessTimeoutMs: config.redisCommandTimeoutMs,
-      cache: { maxAgeSeconds: config.cacheMaxAgeSeconds, staleWhileRevalidateSeconds: config.cacheStaleWhileRevalidateSeconds },
-      compressionMinBytes: config.compressionMinBytes,
-      minPositionWaitMs: config.minPositionWaitMs,
-    },
-    positionWaiter: deps.positionWaiter,
+    config: apiConfigOf(config, deps.cacheTtlMs),
+    positionWaiter: waiter,
     drain: drainSignal,
     logger: deps.logger,
     now: deps.now,
     metrics: deps.metrics,
-    streams: { hub, admission, hints, config: { streamTtlMs: config.streamTtlMs, maxStreamsPerKey: config.maxStreamsPerKey ?? undefined }, newId: randomUUID },
+    streams: {
+      hub,
+      admission,
+      hints,
+      positions: { reached: (position, timeoutMs) => waiter.reached(position, timeoutMs), appliedPosition: () => readModel.appliedPosition() },
+      config: { streamTtlMs: config.streamTtlMs, maxStreamsPerKey: config.maxStreamsPerKey ?? undefined, positionWaitMs: config.minPositionWaitMs },
+      newId: randomUUID,
+    },
   });
   return {
     callback: api.callback(),

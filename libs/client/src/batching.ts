@@ -11,11 +11,17 @@ export function splitIntoBatches(dataIds: readonly string[], size = maxBatchSize
   return chunks;
 }
 
-/** Merges batch results in chunk order: data and notFound concatenated, found summed. */
+/**
+ * Merges batch results in chunk order: data and notFound concatenated, found summed, and the
+ * lowest position (each chunk is complete up to its own; all of them up to the lowest).
+ */
 export function mergeBatchResults(results: readonly BatchResult[]): BatchResult {
-  return {
+  const merged: BatchResult = {
     data: results.flatMap((r) => r.data),
     found: results.reduce((sum, r) => sum + r.found, 0),
     notFound: results.flatMap((r) => r.notFound),
   };
+  const positions = results.map((r) => r.position);
+  if (positions.length > 0 && positions.every((p) => p !== undefined)) merged.position = Math.min(...(positions as number[]));
+  return merged;
 }

@@ -9,7 +9,17 @@ import { createReadMethods } from './readMethods.js';
 import { defaultRetryPolicy, type RetryPolicy } from './retryPolicy.js';
 import type { RetryListener } from './runWithRetry.js';
 import { defaultStreamTuning, type StreamTuning } from './streamTuning.js';
-import type { BatchResult, CollectionPage, ConnectedEvent, DataItem, FetchBatchOptions, FetchCollectionOptions, RequestOptions } from './types.js';
+import type {
+  BatchResult,
+  ChangesOptions,
+  CollectionPage,
+  ConnectedEvent,
+  DataItem,
+  FetchBatchOptions,
+  FetchCollectionOptions,
+  ItemChange,
+  RequestOptions,
+} from './types.js';
 import { createWatcherRegistry, type Unsubscribe } from './watcherRegistry.js';
 
 export type { Unsubscribe } from './watcherRegistry.js';
@@ -49,6 +59,12 @@ export interface PubstreamClient {
   /** `GET /public/collections/{slug}/data`: one page of a collection. */
   fetchCollection(slug: string, options?: FetchCollectionOptions): Promise<CollectionPage>;
   /**
+   * `GET /public/collections/{slug}/changes` as an async iterator: every item change of the
+   * collection after `since`, in order, each once; it keeps polling once caught up unless
+   * `follow: false`. Start from a page's `position` to keep a local copy current.
+   */
+  changes(slug: string, options?: ChangesOptions): AsyncGenerator<ItemChange, void, undefined>;
+  /**
    * Calls `listener` with the item's current value now (when known) and after every change:
    * `{dataId, data}`, or `null` when it does not exist or was deleted. Needs `reactive: true`.
    */
@@ -59,8 +75,33 @@ export interface PubstreamClient {
   currentData(dataId: string): WatchedItem | undefined;
   /** The local copy of a watched collection's first page: undefined while unknown. */
   currentCollection(slug: string): CollectionPage | undefined;
+  /**
+   * The position of the live stream's last event with an id: the local copy of everything watched
+   * is complete up to it. The stream resumes from it by itself after drops and cycles; undefined
+   * before the first `ready`.
+   */
+  streamPosition(): number | undefined;
   /** Closes the stream and drops every watcher. */
   close(): void;
+}
+
+/** The client's one live subscription, feeding its local copy through `sink`. */
+function openLiveSubscription(
+  options: ClientOptions,
+  parts: { retry: RetryPolicy; clock: Clock; reads: ReturnType<typeof createReadMethods>; sink: ReturnType<typeof localCopySink> },
+): LiveSubscription {
+  return createLiveSubscription({
+    baseUrl: options.baseUrl,
+    apiKey: options.apiKey,
+    eventSource: () => resolveEventSource(options.EventSource),
+    retry: parts.retry,
+    clock: parts.clock,
+    tuning: { ...defaultStreamTuning, ...options.stream },
+    confirmItems: (ids) => parts.reads.fetchBatch(ids),
+    ...parts.sink,
+    onConnected: (event) => options.onStreamConnected?.(event),
+    onError: (error) => options.onStreamError?.(error),
+  });
 }
 
 /** Most collections and dataIds one `/subscribe` stream may watch. */
@@ -97,18 +138,7 @@ export function createClient(options: ClientOptions): PubstreamClient {
   });
   const subscription = (): LiveSubscription => {
     if (!options.reactive) throw new TypeError('watchData/watchCollection need createClient({ reactive: true })');
-    live ??= createLiveSubscription({
-      baseUrl: options.baseUrl,
-      apiKey: options.apiKey,
-      eventSource: () => resolveEventSource(options.EventSource),
-      retry,
-      clock,
-      tuning: { ...defaultStreamTuning, ...options.stream },
-      confirmItems: (ids) => reads.fetchBatch(ids),
-      ...localCopySink(local, items, collections),
-      onConnected: (event) => options.onStreamConnected?.(event),
-      onError: (error) => options.onStreamError?.(error),
-    });
+    live ??= openLiveSubscription(options, { retry, clock, reads, sink: localCopySink(local, items, collections) });
     return live;
   };
 
@@ -124,6 +154,7 @@ export function createClient(options: ClientOptions): PubstreamClient {
     },
     currentData: (dataId) => local.item(dataId),
     currentCollection: (slug) => local.collection(slug),
+    streamPosition: () => live?.position(),
     close() {
       live?.close();
       live = undefined;

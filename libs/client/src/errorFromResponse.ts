@@ -2,6 +2,7 @@ import {
   BadRequestError,
   ForbiddenError,
   NotFoundError,
+  PositionExpiredError,
   PubstreamError,
   RateLimitedError,
   ServerError,
@@ -34,6 +35,8 @@ export function errorFromResponse(response: FailedResponse, nowMs: number): Pubs
       return new ForbiddenError(status, error, message);
     case 404:
       return new NotFoundError(status, error, message);
+    case 410:
+      return new PositionExpiredError(status, error, message);
     case 429:
       return new RateLimitedError(status, error, message, readRateLimitTiming(response.headers, nowMs));
     case 503:

@@ -25,6 +25,12 @@ export class ForbiddenError extends PubstreamError {}
 /** 404: the item or collection does not exist. */
 export class NotFoundError extends PubstreamError {}
 
+/**
+ * 410: the position asked for (`since` of the changes feed) is older than the history the server
+ * keeps: re-read the collection, then follow its changes from the new position.
+ */
+export class PositionExpiredError extends PubstreamError {}
+
 /** 429: the key's rate limit or the plan's monthly quota is exhausted. */
 export class RateLimitedError extends PubstreamError {
   /** When the rate window resets, when the server said so. */

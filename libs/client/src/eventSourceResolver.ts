@@ -8,6 +8,8 @@ export interface EventSourceLike {
 /** What a stream listener reads from an event: `data` of a message, `code`/`message` of an error (Node). */
 export interface StreamEventLike {
   data?: unknown;
+  /** The event's `id` (the stream position of a change or of `ready`); empty when it carried none. */
+  lastEventId?: string | undefined;
   code?: number | undefined;
   message?: string | undefined;
 }

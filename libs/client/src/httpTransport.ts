@@ -59,7 +59,17 @@ export async function sendApiRequest<T>(
   if (!response.ok) {
     throw errorFromResponse({ status: response.status, statusText: response.statusText, headers: response.headers, body }, clock.now());
   }
-  return body as T;
+  return withPosition(body, response.headers) as T;
+}
+
+/**
+ * Adds the response's `X-Position` (the log position the read reflects) to an object body as
+ * `position`, unless the body has one of its own (the changes feed's entries carry theirs).
+ */
+function withPosition(body: unknown, headers: Headers): unknown {
+  const header = headers.get('x-position');
+  if (header === null || !/^[0-9]{1,15}$/.test(header) || typeof body !== 'object' || body === null || Array.isArray(body) || 'position' in body) return body;
+  return { ...body, position: Number(header) };
 }
 
 function describe(cause: unknown): string {

@@ -5,6 +5,7 @@ export {
   ForbiddenError,
   NetworkError,
   NotFoundError,
+  PositionExpiredError,
   PubstreamError,
   RateLimitedError,
   ServerError,

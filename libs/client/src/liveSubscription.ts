@@ -24,6 +24,8 @@ export interface LiveSubscriptionDeps extends StreamSink {
 export interface LiveSubscription {
   /** Sets what to watch; the stream is re-opened (debounced) when it differs from the open one. */
   watch(set: WatchedSet): void;
+  /** The position of the last event received with an id (undefined before the first `ready`). */
+  position(): number | undefined;
   /** Closes the stream and cancels every timer. */
   close(): void;
 }
@@ -45,6 +47,8 @@ interface Loop {
   closed: boolean;
   /** The watched set the server refused (401/403/…): not retried until the set changes. */
   refusedKey: string | undefined;
+  /** The last position received, and the watched set it belongs to: a stream for that set resumes from it. */
+  resume: { readonly key: string; readonly position: number } | undefined;
   reopenTimer: Timer | undefined;
 }
 
@@ -66,6 +70,7 @@ export function createLiveSubscription(deps: LiveSubscriptionDeps): LiveSubscrip
     cuts: 0,
     closed: false,
     refusedKey: undefined,
+    resume: undefined,
     reopenTimer: undefined,
   };
   return {
@@ -73,10 +78,13 @@ export function createLiveSubscription(deps: LiveSubscriptionDeps): LiveSubscrip
       if (loop.closed) return;
       loop.desired = normalizeWatchedSet(set);
       const key = watchedSetKey(loop.desired);
+      // Another set: the position no longer covers what is watched (an item dropped meanwhile was forgotten).
+      if (loop.resume && loop.resume.key !== key) loop.resume = undefined;
       if ((key === loop.openKey && loop.source) || key === loop.refusedKey) return;
       loop.refusedKey = undefined;
       scheduleOpen(loop, deps.tuning.debounceMs);
     },
+    position: () => loop.resume?.position,
     close() {
       loop.closed = true;
       shut(loop);
@@ -115,14 +123,21 @@ async function open(loop: Loop): Promise<void> {
     return;
   }
   if (generation !== loop.generation || loop.closed) return;
-  const es = new Ctor(buildUrl(deps.baseUrl, '/subscribe', subscribeQuery(deps.apiKey, watched)));
+  const key = watchedSetKey(watched);
+  // Resume only the set the position belongs to: an added item needs its current value (a snapshot).
+  const from = loop.resume?.key === key ? loop.resume.position : undefined;
+  const es = new Ctor(buildUrl(deps.baseUrl, '/subscribe', { ...subscribeQuery(deps.apiKey, watched), from }));
   loop.source = es;
-  loop.openKey = watchedSetKey(watched);
+  loop.openKey = key;
   listenToStream(es, {
     sink: deps,
     watched,
     timers: loop.timers,
     tuning: deps.tuning,
+    resuming: from !== undefined,
+    onPosition: (position) => {
+      if (generation === loop.generation) loop.resume = { key, position };
+    },
     isCurrent: () => generation === loop.generation,
     onLive: () => {
       loop.failures = 0;

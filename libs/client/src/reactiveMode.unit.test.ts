@@ -211,4 +211,50 @@ describe('reactive mode', () => {
     const client = createClient({ baseUrl: 'http://pubstream.invalid', apiKey: 'pk_test_abc' });
     expect(() => client.watchData('a', () => {})).toThrow(/reactive: true/);
   });
+
+  it('resumes with the last id it received (from=) after a cycle and a drop, and starts fresh when the watched set changes', async () => {
+    const { client } = setup();
+    client.watchData('a', () => {});
+    await vi.waitFor(() => expect(FakeEventSource.instances).toHaveLength(1));
+    expect(latest().query.get('from')).toBeNull();
+    latest().emit('connected', { connectionId: 'c1', ttlMs: 300_000 });
+    latest().emit('update', { dataId: 'a', data: { v: 1 }, action: 'update', version: 1 });
+    latest().emit('ready', { position: 40 }, { lastEventId: '40' });
+    latest().emit('update', { dataId: 'a', data: { v: 2 }, action: 'update', version: 2 }, { lastEventId: '41' });
+    expect(client.streamPosition()).toBe(41);
+
+    latest().emit('reconnect', { reason: 'cycle' });
+    await vi.waitFor(() => expect(FakeEventSource.instances).toHaveLength(2));
+    expect(latest().query.get('from')).toBe('41');
+    latest().emit('connected', { connectionId: 'c2', ttlMs: 300_000 });
+    latest().emit('update', { dataId: 'a', data: { v: 3 }, action: 'update', version: 3 }, { lastEventId: '47' });
+    latest().emit('ready', { position: 50 }, { lastEventId: '50' });
+    expect(client.currentData('a')).toEqual({ dataId: 'a', data: { v: 3 } });
+
+    latest().emit('error', undefined, { message: 'network down' });
+    await vi.waitFor(() => expect(FakeEventSource.instances).toHaveLength(3));
+    expect(latest().query.get('from')).toBe('50');
+
+    client.watchData('b', () => {});
+    await vi.waitFor(() => expect(FakeEventSource.instances).toHaveLength(4));
+    expect(latest().query.get('from')).toBeNull();
+    client.close();
+  });
+
+  it('forgets its position when the watched set changes, even if it comes back to the same set', async () => {
+    const { client } = setup();
+    const stopA = client.watchData('a', () => {});
+    await vi.waitFor(() => expect(FakeEventSource.instances).toHaveLength(1));
+    latest().emit('connected', { connectionId: 'c1', ttlMs: 300_000 });
+    latest().emit('ready', { position: 40 }, { lastEventId: '40' });
+    const stopB = client.watchData('b', () => {});
+    stopB();
+    await vi.waitFor(() => expect(FakeEventSource.instances.length).toBeGreaterThanOrEqual(2));
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    // Back to {a}: 'b' was forgotten meanwhile, and so was the position: a snapshot, not a resume.
+    expect(latest().query.get('dataIds')).toBe('a');
+    expect(latest().query.get('from')).toBeNull();
+    stopA();
+    client.close();
+  });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { systemClock } from './clock.js';
-import { NotFoundError } from './errors.js';
+import { NotFoundError, PositionExpiredError } from './errors.js';
 import { createReadMethods } from './readMethods.js';
 import { defaultRetryPolicy } from './retryPolicy.js';
 
@@ -21,7 +21,7 @@ function recording(answer: (url: URL, body: unknown) => Response) {
   return { reads, requests };
 }
 
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status });
+const json = (body: unknown, status = 200, headers: Record<string, string> = {}) => new Response(JSON.stringify(body), { status, headers });
 
 describe('createReadMethods', () => {
   it('fetchData GETs the escaped id under the base path, with the key', async () => {
@@ -53,5 +53,51 @@ describe('createReadMethods', () => {
   it('throws the typed error of the answer', async () => {
     const { reads } = recording(() => json({ error: 'Not Found', message: 'Item not found: x' }, 404));
     await expect(reads.fetchData('x')).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it('passes minPosition to every read and gives the X-Position of the answer as position (a split batch: the lowest)', async () => {
+    let next = 7;
+    const { reads, requests } = recording((url, body) => {
+      const headers = { 'X-Position': String(next++) };
+      if (url.pathname.endsWith('/batch')) {
+        const { dataIds } = body as { dataIds: string[] };
+        return json({ data: [], found: 0, notFound: dataIds }, 200, headers);
+      }
+      return json(url.pathname.includes('/collections/') ? { data: [], total: 0, page: 1, limit: 20, totalPages: 0 } : { dataId: 'a', data: {} }, 200, headers);
+    });
+    expect((await reads.fetchData('a', { minPosition: 5 })).position).toBe(7);
+    expect((await reads.fetchCollection('news', { minPosition: 5 })).position).toBe(8);
+    const ids = Array.from({ length: 150 }, (_, i) => `id-${i}`);
+    expect((await reads.fetchBatch(ids, { minPosition: 5 })).position).toBe(9);
+    expect(requests.map((r) => r.url.searchParams.get('minPosition'))).toEqual(['5', '5', '5', '5']);
+  });
+
+  it('changes pages through the feed with nextSince, yields each change once in order, and ends when caught up without follow', async () => {
+    const feed = [1, 2, 3, 4, 5].map((position) => ({ position, dataId: `d${position}`, action: 'update', version: 0, data: {} }));
+    const { reads, requests } = recording((url) => {
+      const since = Number(url.searchParams.get('since'));
+      const changes = feed.filter((c) => c.position > since).slice(0, 2);
+      return json({ changes, nextSince: changes.at(-1)?.position ?? since, hasMore: feed.some((c) => c.position > (changes.at(-1)?.position ?? since)) });
+    });
+    const seen: number[] = [];
+    for await (const change of reads.changes('news', { since: 1, limit: 2, follow: false })) seen.push(change.position);
+    expect(seen).toEqual([2, 3, 4, 5]);
+    expect(requests.map((r) => r.url.searchParams.get('since'))).toEqual(['1', '3']);
+    expect(requests[0]!.url.pathname).toBe('/prefix/public/collections/news/changes');
+  });
+
+  it('changes keeps polling once caught up until the loop breaks, and a since past the history is PositionExpiredError', async () => {
+    let calls = 0;
+    const { reads } = recording(() => {
+      calls++;
+      return calls < 3 ? json({ changes: [], nextSince: 9, hasMore: false }) : json({ changes: [{ position: 10, dataId: 'x', action: 'delete', version: 2, data: {} }], nextSince: 10, hasMore: false });
+    });
+    for await (const change of reads.changes('news', { since: 9, pollIntervalMs: 1 })) {
+      expect(change.position).toBe(10);
+      break;
+    }
+    expect(calls).toBe(3);
+    const expired = recording(() => json({ error: 'Gone', message: 'Position expired: re-read the collection' }, 410));
+    await expect(expired.reads.changes('news', { since: 0 }).next()).rejects.toBeInstanceOf(PositionExpiredError);
   });
 });

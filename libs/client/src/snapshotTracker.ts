@@ -17,6 +17,11 @@ export interface SnapshotTracker {
   touch(): void;
   /** The stream ended: stop waiting for the snapshot. */
   stop(): void;
+  /**
+   * The server said the snapshot is complete (`ready`): stops waiting and returns the watched ids
+   * it did not mention, which do not exist (none when no snapshot was open).
+   */
+  complete(): string[];
 }
 
 /** Options of {@link createSnapshotTracker}. */
@@ -66,6 +71,13 @@ export function createSnapshotTracker(options: SnapshotTrackerOptions): Snapshot
     stop() {
       timers.cancel(quietTimer);
       timers.cancel(maxTimer);
+    },
+    complete() {
+      timers.cancel(quietTimer);
+      timers.cancel(maxTimer);
+      if (!open) return [];
+      open = false;
+      return options.watchedIds.filter((id) => !seen.has(id));
     },
   };
 }

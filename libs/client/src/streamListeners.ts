@@ -25,6 +25,10 @@ export interface StreamListenerDeps {
   tuning: StreamTuning;
   /** False once this stream was replaced or closed: its events are then ignored. */
   isCurrent: () => boolean;
+  /** The stream was opened with `from` (a resume): no snapshot comes, unless `reset` announces one. */
+  resuming: boolean;
+  /** An event carried an id: the client has everything up to this position. */
+  onPosition: (position: number) => void;
   /** `connected` arrived: the stream works. */
   onLive: () => void;
   /** The stream outlived its announced lifetime without `reconnect`: re-open it. */
@@ -34,9 +38,10 @@ export interface StreamListenerDeps {
 }
 
 /**
- * Listens to one `/subscribe` stream: feeds snapshot and deltas to the sink, checks after the
- * snapshot for watched items it did not mention, watches for a silently dead connection, and
- * hands `reconnect` and `error` to its owner.
+ * Listens to one `/subscribe` stream: feeds snapshot and deltas to the sink, tracks the position
+ * of the last event with an id, takes the watched items a snapshot did not mention as missing
+ * (at `ready`, or after asking the read API when the server sends no `ready`), watches for a
+ * silently dead connection, and hands `reconnect` and `error` to its owner.
  */
 export function listenToStream(es: EventSourceLike, deps: StreamListenerDeps): void {
   const snapshot = createSnapshotTracker({
@@ -53,10 +58,15 @@ export function listenToStream(es: EventSourceLike, deps: StreamListenerDeps): v
       if (deps.isCurrent()) handle(event);
     });
 
+  const track = (event: StreamEventLike) => {
+    const id = event.lastEventId;
+    if (typeof id === 'string' && /^[0-9]{1,15}$/.test(id)) deps.onPosition(Number(id));
+  };
+
   on('connected', (event) => {
     const payload = parseFrame<ConnectedEvent>(event);
     deps.onLive();
-    snapshot.begin();
+    if (!deps.resuming) snapshot.begin();
     deps.timers.cancel(staleTimer);
     const staleAfter = staleStreamAfterMs(payload?.ttlMs);
     if (staleAfter !== undefined) {
@@ -66,8 +76,20 @@ export function listenToStream(es: EventSourceLike, deps: StreamListenerDeps): v
     }
     if (payload) deps.sink.onConnected(payload);
   });
-  on('update', (event) => applyUpdate(event, snapshot, deps.sink));
-  on('delete', (event) => applyDelete(event, snapshot, deps.sink));
+  on('update', (event) => {
+    applyUpdate(event, snapshot, deps.sink);
+    track(event);
+  });
+  on('delete', (event) => {
+    applyDelete(event, snapshot, deps.sink);
+    track(event);
+  });
+  // The position was too old for the server's history: a full snapshot follows.
+  on('reset', () => snapshot.begin());
+  on('ready', (event) => {
+    for (const dataId of snapshot.complete()) deps.sink.onItem(dataId, null);
+    track(event);
+  });
   on('reconnect', (event) => {
     deps.timers.cancel(staleTimer);
     deps.onReconnect(parseFrame<ReconnectEvent>(event));

@@ -17,7 +17,7 @@ class FakeStream implements EventSourceLike {
   }
 }
 
-function listen(confirm: (ids: string[]) => Promise<BatchResult> = async (ids) => ({ data: [], found: 0, notFound: ids })) {
+function listen(confirm: (ids: string[]) => Promise<BatchResult> = async (ids) => ({ data: [], found: 0, notFound: ids }), resuming = false) {
   const es = new FakeStream();
   const calls: string[] = [];
   let current = true;
@@ -33,6 +33,8 @@ function listen(confirm: (ids: string[]) => Promise<BatchResult> = async (ids) =
     timers: createTimerSet(),
     tuning: { ...defaultStreamTuning, snapshotQuietMs: 100, snapshotMaxMs: 1_000 },
     isCurrent: () => current,
+    resuming,
+    onPosition: (position) => calls.push(`position ${position}`),
     onLive: () => calls.push('live'),
     onStale: () => calls.push('stale'),
     onReconnect: (payload) => calls.push(`reconnect ${payload?.reason}`),
@@ -105,5 +107,42 @@ describe('listenToStream', () => {
     es.emit('error', undefined, { message: 'x' });
     await vi.advanceTimersByTimeAsync(10_000);
     expect(calls).toEqual([]);
+  });
+
+  it('given ready after a snapshot, then the watched ids it did not mention are missing at once, without asking the read API', async () => {
+    let asked = 0;
+    const { es, calls } = listen(async (ids) => (asked++, { data: [], found: 0, notFound: ids }));
+    es.emit('connected', { connectionId: 'c1', ttlMs: 300_000 });
+    es.emit('update', { dataId: 'a', data: { v: 1 }, action: 'update', version: 1 });
+    es.emit('ready', { position: 42 }, { lastEventId: '42' });
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(calls).toEqual(['live', 'connected c1', 'item a {"v":1}', 'item b null', 'position 42']);
+    expect(asked).toBe(0);
+  });
+
+  it('tracks the id of every change and of ready; an event without id (a page) keeps the last one', () => {
+    const { es, calls } = listen();
+    es.emit('connected', { connectionId: 'c1', ttlMs: 300_000 });
+    es.emit('ready', { position: 10 }, { lastEventId: '10' });
+    es.emit('update', { dataId: 'a', data: { v: 2 }, action: 'update', version: 2 }, { lastEventId: '12' });
+    es.emit('update', { collectionSlug: 'news', data: { data: [], total: 3, page: 1, limit: 20, totalPages: 1 }, action: 'update' }, { lastEventId: '' });
+    es.emit('delete', { dataId: 'b', data: {}, action: 'delete', version: 4 }, { lastEventId: '15' });
+    expect(calls.filter((call) => call.startsWith('position'))).toEqual(['position 10', 'position 12', 'position 15']);
+  });
+
+  it('given a resume, then no snapshot is awaited (nothing is confirmed), unless reset announces one', async () => {
+    let asked = 0;
+    const { es, calls } = listen(async (ids) => (asked++, { data: [], found: 0, notFound: ids }), true);
+    es.emit('connected', { connectionId: 'c2', ttlMs: 300_000 });
+    es.emit('update', { dataId: 'a', data: { v: 3 }, action: 'update', version: 3 }, { lastEventId: '20' });
+    es.emit('ready', { position: 25 }, { lastEventId: '25' });
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(asked).toBe(0);
+    expect(calls).not.toContain('item b null');
+
+    es.emit('reset', { reason: 'position_expired' });
+    es.emit('update', { dataId: 'a', data: { v: 9 }, action: 'update', version: 9 });
+    es.emit('ready', { position: 90 }, { lastEventId: '90' });
+    expect(calls.slice(-3)).toEqual(['item a {"v":9}', 'item b null', 'position 90']);
   });
 });

@@ -15,6 +15,8 @@ export interface DataItem {
   createdAt: string;
   /** ISO 8601 UTC timestamp. */
   updatedAt: string;
+  /** The log position this read reflects (the response's `X-Position`), when the server sent one. */
+  position?: number;
 }
 
 /** An item inside a batch result or a collection page: only `dataId` and `data`. */
@@ -31,6 +33,11 @@ export interface BatchResult {
   found: number;
   /** Requested identifiers that were not found, in request order. */
   notFound: string[];
+  /**
+   * The log position this read reflects (`X-Position`), when the server sent one. A batch split
+   * into several requests has the lowest of theirs: following changes from it misses nothing.
+   */
+  position?: number;
 }
 
 /** Response of `GET /public/collections/{slug}/data`. */
@@ -40,6 +47,11 @@ export interface CollectionPage {
   page: number;
   limit: number;
   totalPages: number;
+  /**
+   * The log position this page reflects (`X-Position` of a read; absent on stream updates): follow
+   * the collection's changes from it with {@link PubstreamClient.changes}.
+   */
+  position?: number;
 }
 
 /** Sort direction of a collection page. */
@@ -49,6 +61,11 @@ export type SortOrder = 'asc' | 'desc';
 export interface RequestOptions {
   /** Aborts the request, including any retry wait in progress. */
   signal?: AbortSignal;
+  /**
+   * Read-your-writes: the server waits (bounded) until it has applied this log position (e.g. the
+   * `X-Position` of your write) before it answers; 503 (retried) when it cannot in time.
+   */
+  minPosition?: number;
 }
 
 /** Options of {@link PubstreamClient.fetchBatch}. */
@@ -94,6 +111,35 @@ export interface ItemDeleteEvent {
   dataId: string;
   data: Record<string, never>;
   action: 'delete';
+}
+
+/** Payload of the stream's `ready` event: everything up to `position` has been sent. */
+export interface ReadyEvent {
+  position: number;
+}
+
+/** One entry of a collection's changes feed (`GET /public/collections/{slug}/changes`). */
+export interface ItemChange {
+  /** The change's log position: resume after it. */
+  position: number;
+  dataId: string;
+  action: 'update' | 'delete';
+  /** The item's revision after the change. */
+  version: number;
+  /** The item's data after an update; `{}` after a delete. */
+  data: ItemData;
+}
+
+/** Options of {@link PubstreamClient.changes}. */
+export interface ChangesOptions extends RequestOptions {
+  /** Yield the changes after this position (a page's `position`, or the last change's). Default 0. */
+  since?: number;
+  /** Changes per request, 1–1000 (server default 100). */
+  limit?: number;
+  /** Keep polling for new changes once caught up (default `true`); `false` ends when caught up. */
+  follow?: boolean;
+  /** Wait between polls once caught up. Default 1000 ms. */
+  pollIntervalMs?: number;
 }
 
 /** Payload of a `reconnect` event; `reason` is `cycle`, `shutdown`, `key_revoked`, `slow_consumer`, … */

@@ -12,6 +12,7 @@ export const publicHeaders: Readonly<Record<string, HeaderContract>> = {
   },
   ETag: { description: 'A weak tag of the versions the body was made from; send it back in If-None-Match', schema: z.string().regex(/^W\/".*"$/) },
   'If-None-Match': { description: 'An ETag from an earlier answer: 304 while nothing changed', schema: z.string() },
+  'Last-Event-ID': { description: 'Sent by EventSource on a reconnect: the last `id:` it received; resumes after that position (wins over `from`)', schema: z.string() },
   'If-Modified-Since': { description: 'A Last-Modified from an earlier answer: 304 while the item is unchanged (If-None-Match wins when both are sent)', schema: z.string() },
   'Last-Modified': { description: "The item's `updatedAt` as an HTTP date (single items only)", schema: z.string() },
   'Cache-Control': { description: '`private, max-age=N` (CACHE_MAX_AGE_SECONDS), plus `stale-while-revalidate=M` when set: the answer depends on the key', schema: z.string() },

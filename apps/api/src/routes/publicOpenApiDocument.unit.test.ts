@@ -31,7 +31,7 @@ describe('the public OpenAPI document (generated from publicContract.ts)', () =>
     const page = document.paths['/public/collections/{slug}/data']?.get;
     expect(page?.parameters?.find((parameter) => parameter.name === 'limit')?.schema).toEqual({ type: 'integer', minimum: 1, maximum: 100, default: 20 });
     const stream = document.paths['/subscribe']?.get?.responses['200']?.content?.['text/event-stream'];
-    expect(Object.keys(stream?.['x-sse-events'] as object)).toEqual(['connected', 'update', 'delete', 'reconnect']);
+    expect(Object.keys(stream?.['x-sse-events'] as object)).toEqual(['connected', 'update', 'delete', 'ready', 'reset', 'reconnect']);
     for (const [path, methods] of Object.entries(document.paths)) {
       for (const [method, operation] of Object.entries(methods)) {
         for (const [status, response] of Object.entries(operation.responses)) {

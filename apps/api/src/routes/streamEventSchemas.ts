@@ -13,6 +13,11 @@ const list = (what: string, max: number) =>
 export const subscribeQuerySchema = z.object({
   collections: list('Collection slugs', MAX_SUBSCRIBED_COLLECTIONS),
   dataIds: list('Data ids', MAX_SUBSCRIBED_DATA_IDS),
+  from: z
+    .string()
+    .regex(/^[0-9]{1,15}$/)
+    .optional()
+    .meta({ description: 'Resume after this position (the last `id:` received): no snapshot, every change after it once and in order, then `ready`. A `Last-Event-ID` header wins over it. Older than the kept history: `reset`, then a snapshot' }),
 });
 
 const version = z.number().int().min(0).meta({ description: 'The revision of the item; a client may order or de-duplicate by it' });
@@ -32,6 +37,12 @@ export const streamEventSchemas = {
   delete: z
     .object({ dataId: dataIdSchema, data: z.object({}), action: z.literal('delete'), version: version.optional() })
     .meta({ id: 'StreamItemDelete', description: 'An item was deleted (`version` is absent when found missing on a re-sync).' }),
+  ready: z
+    .object({ position: z.number().int().min(0).meta({ description: 'Everything up to this position has been sent; its `id:` line carries it too' }) })
+    .meta({ id: 'StreamReady', description: 'After the snapshot (or the changes of a resume): the stream is current at `position`. Every later change has `id: <position>`.' }),
+  reset: z
+    .object({ reason: z.literal('position_expired') })
+    .meta({ id: 'StreamReset', description: 'The resume position is older than the kept history (RESUME_WINDOW): drop the local copy; a full snapshot follows.' }),
   reconnect: z
     .object({
       reason: z.enum(['cycle', 'shutdown', 'key_revoked', 'slow_consumer', 'plan_changed', 'resync_failed']),

@@ -2,7 +2,7 @@ import type { PageResult } from '@pubstream/read-model';
 import { collectionPageJson, STREAM_PAGE_QUERY } from './collectionPage.js';
 import type { SnapshotReads } from './hubReads.js';
 import { collectionPageFrame } from './sseFrames.js';
-import type { PageDelta } from './streamSubscription.js';
+import type { PageDelta } from './streamDeltas.js';
 
 /** A page 1 read: its frame, and whether the collection was missing (deleted or never created). */
 export interface PageRead extends PageDelta {

@@ -5,7 +5,7 @@ import { CollectionPageReader, type PageRead } from './collectionPageReader.js';
 import { createConnectionOutput, type ConnectionOutput } from './connectionOutput.js';
 import { startHeartbeat } from './heartbeat.js';
 import type { HubLogger } from './hubLogger.js';
-import type { PlanReads, SnapshotReads } from './hubReads.js';
+import type { PlanReads, PositionReads, SnapshotReads } from './hubReads.js';
 import { HubTally, type HubStats } from './hubStats.js';
 import { StreamEntry, type HubStream, type OpenStreamParams } from './hubStream.js';
 import { ItemFrames } from './itemFrames.js';
@@ -13,20 +13,24 @@ import { PageRecomputer } from './pageRecomputer.js';
 import { createReconnectHints, type ReconnectHints } from './reconnectHints.js';
 import { HEARTBEAT_FRAME, type ReconnectReason } from './sseFrames.js';
 import { StreamDrain } from './streamDrain.js';
-import { readStreamSnapshot, type StreamSnapshot } from './streamSnapshot.js';
+import { readStreamStart } from './streamStart.js';
+import type { SubscriptionStart } from './streamSubscription.js';
 import { SubscriptionIndex } from './subscriptionIndex.js';
 import { watchUnsentBudget } from './unsentBudget.js';
 
 export type { ConnectionOutput } from './connectionOutput.js';
 export type { HubLogger } from './hubLogger.js';
-export type { PlanReads, SnapshotReads } from './hubReads.js';
+export { positionReadsOf, type HistoryChange, type PlanReads, type PositionReads, type SnapshotReads } from './hubReads.js';
 export type { HubStats } from './hubStats.js';
 export type { HubStream, OpenStreamParams } from './hubStream.js';
-export type { StreamSnapshot } from './streamSnapshot.js';
+export type { StreamStart } from './streamStart.js';
+export type { SubscriptionStart } from './streamSubscription.js';
 
 export interface FanoutHubOptions {
   /** Items and collection pages, for snapshots, re-syncs and page recomputes. */
   readonly reads: SnapshotReads;
+  /** The applied position and the retained item changes: snapshots at a position, resumes, catch-ups. */
+  readonly positions: PositionReads;
   /** The project's plan, read again when a plan change message arrives. */
   readonly plans: PlanReads;
   readonly changeStream: Pick<ChangeStream, 'subscribe'>;
@@ -90,8 +94,8 @@ export interface FanoutHub {
  * The process's fanout hub (docs/subscriptions.md, "Fanout"): one change-stream subscription, an
  * index from dataId and collection slug to the local streams, each item message framed once for
  * all its subscribers, collection page 1 recomputed once per collection per coalescing window and
- * shared by all its subscribers, stale and duplicate messages dropped by version, and a re-sync
- * of every stream from the read models when the change stream reports a gap.
+ * shared by all its subscribers, stale and duplicate messages dropped by version and position, and
+ * a catch-up of every stream from its last id through the history when the change stream reports a gap.
  */
 export const createFanoutHub = (options: FanoutHubOptions): FanoutHub => new LocalFanoutHub(options);
 
@@ -145,9 +149,9 @@ class LocalFanoutHub implements FanoutHub {
     const entry = new StreamEntry(params, this.pages.seq);
     this.index.add(entry);
     return {
-      readSnapshot: () => this.readSnapshot(entry),
-      attach: (connection, snapshot) =>
-        entry.attach(connection, snapshot, (reason) => {
+      readStart: (from) => this.readStart(entry, from),
+      attach: (connection, start) =>
+        entry.attach(connection, start, (reason) => {
           this.tally.countEnd(reason);
           this.remove(entry);
         }),
@@ -245,9 +249,9 @@ class LocalFanoutHub implements FanoutHub {
     if (this.index.size === 0) this.drainer.settled();
   }
 
-  private readSnapshot(entry: StreamEntry): Promise<StreamSnapshot> {
-    const itemFrame: StreamSnapshot['itemFrame'] = (record) => this.items.snapshotFrame(record, this.index.followsItem(record.dataId));
-    return readStreamSnapshot({ reads: this.options.reads, pages: this.pages, itemFrame }, entry, entry.bufferedSince);
+  private async readStart(entry: StreamEntry, from: number | null): Promise<SubscriptionStart> {
+    const start = await readStreamStart({ reads: this.options.reads, positions: this.options.positions, pages: this.pages }, entry, from, entry.bufferedSince);
+    return { ...start, itemFrame: (item) => this.items.snapshotFrame(item, this.index.followsItem(item.dataId)) };
   }
 
   /** An item message: framed once, dropped if not news, handed to each subscriber; then its collection's page. */
@@ -276,19 +280,25 @@ class LocalFanoutHub implements FanoutHub {
     this.endWhere(() => true, 'plan_changed');
   }
 
-  /** After a change-stream gap: every stream is re-synced from the read models (only what changed is sent). */
+  /**
+   * After a change-stream gap: every stream catches up from its last id through the history, as a
+   * resume would (docs/subscriptions.md, "Positions"); one whose id has left the history is asked
+   * to reconnect.
+   */
   private resyncAll(reason: string): void {
-    this.options.logger?.warn({ reason, streams: this.index.size }, 'change stream gap: re-syncing every stream from the read models');
-    for (const entry of [...this.index.all()]) void this.resync(entry);
+    this.options.logger?.warn({ reason, streams: this.index.size }, 'change stream gap: catching every stream up through the history');
+    for (const entry of [...this.index.all()]) void this.catchUp(entry);
   }
 
-  private async resync(entry: StreamEntry): Promise<void> {
-    const connection = entry.beginResync(this.pages.seq);
+  private async catchUp(entry: StreamEntry): Promise<void> {
+    const connection = entry.beginCatchUp(this.pages.seq);
     if (!connection) return;
     try {
-      entry.applySnapshot(connection, await this.readSnapshot(entry));
+      const start = await this.readStart(entry, entry.sub.lastId);
+      if (start.kind === 'snapshot') throw new Error(`position ${entry.sub.lastId} left the history`);
+      entry.applyStart(connection, start);
     } catch (error) {
-      this.options.logger?.warn({ err: error }, 'stream re-sync failed; asking the client to reconnect');
+      this.options.logger?.warn({ err: error }, 'stream catch-up failed; asking the client to reconnect');
       this.end(entry, 'resync_failed');
     }
   }

@@ -4,7 +4,8 @@ import type { ChangeMessage, ChangeStreamHandlers } from '@pubstream/change-stre
 import type { ItemRecord, PageResult } from '@pubstream/read-model';
 import { createFanoutHub, type FanoutHubOptions, type OpenStreamParams } from './fanoutHub.js';
 import { createReconnectHints } from './reconnectHints.js';
-import { itemUpdateFrame } from './sseFrames.js';
+import type { HistoryChange } from './hubReads.js';
+import { itemUpdateFrame, withId } from './sseFrames.js';
 import { recordingConnection } from './testing/recordingConnection.js';
 
 const record = (dataId: string, version: number): ItemRecord => ({
@@ -32,12 +33,19 @@ const versionsIn = (frames: string[]) => frames.filter((frame) => frame.includes
 const world = (options: Partial<FanoutHubOptions> = {}) => {
   const items = new Map<string, ItemRecord>();
   const pages = new Map<string, PageResult>([['news', { items: [], total: 0, position: 0 }]]);
+  const history: HistoryChange[] = [];
+  const applied = { position: 0 };
   let plan: PlanName = 'business';
   let handlers: ChangeStreamHandlers | undefined;
   const hub = createFanoutHub({
     reads: {
       getItems: async (dataIds) => dataIds.map((dataId) => items.get(dataId) ?? null),
       getCollectionPage: async (slug) => pages.get(slug) ?? null,
+    },
+    positions: {
+      appliedPosition: async () => applied.position,
+      historyFloor: async () => 0,
+      itemChanges: async (dataIds, after, until) => history.filter((c) => dataIds.includes(c.dataId) && c.position > after && c.position <= until),
     },
     plans: { getPlan: async () => ({ plan }) },
     changeStream: {
@@ -54,10 +62,16 @@ const world = (options: Partial<FanoutHubOptions> = {}) => {
   const connect = async (params: Partial<OpenStreamParams> = {}) => {
     const stream = hub.open({ keyId: 'k1', keyHash: 'h1', dataIds: [], slugs: [], ...params });
     const connection = recordingConnection();
-    stream.attach(connection, await stream.readSnapshot());
+    stream.attach(connection, await stream.readStart(null));
     return connection;
   };
-  return { hub, items, pages, publish, connect, gap: (reason: string) => handlers?.onGap?.(reason), setPlan: (name: PlanName) => void (plan = name) };
+  /** Writes an item as the projector would: record, history entry and applied position (no message). */
+  const write = (dataId: string, version: number) => {
+    items.set(dataId, record(dataId, version));
+    history.push({ position: version, dataId, collectionId: 'news', action: 'update', version, data: { v: version } });
+    applied.position = Math.max(applied.position, version);
+  };
+  return { hub, items, pages, publish, connect, write, gap: (reason: string) => handlers?.onGap?.(reason), setPlan: (name: PlanName) => void (plan = name) };
 };
 
 describe('fanout hub: deltas and the hand-off', () => {
@@ -67,9 +81,9 @@ describe('fanout hub: deltas and the hand-off', () => {
   it('given deltas while the snapshot is read, then only newer ones follow it; duplicates and stale ones never reach the client', async () => {
     const w = world();
     await w.hub.start();
-    w.items.set('hero', record('hero', 1));
+    w.write('hero', 1);
     const stream = w.hub.open({ keyId: 'k1', keyHash: 'h1', dataIds: ['hero'], slugs: [] });
-    const reading = stream.readSnapshot();
+    const reading = stream.readStart(null);
     w.publish(itemMessage('hero', 1), itemMessage('hero', 2));
     const connection = recordingConnection();
     stream.attach(connection, await reading);
@@ -91,16 +105,16 @@ describe('fanout hub: deltas and the hand-off', () => {
     for (const connection of [first, second]) expect(connection.frames.at(-1)).toContain('"total":1');
   });
 
-  it('given a gap in the change stream, then every stream is re-synced from the reads: only what changed is sent', async () => {
+  it('given a gap in the change stream, then every stream catches up from its last id through the history: only the missed changes, with their ids', async () => {
     const w = world();
     await w.hub.start();
-    w.items.set('hero', record('hero', 1));
-    w.items.set('other', record('other', 4));
+    w.write('hero', 1);
+    w.write('other', 4);
     const connection = await w.connect({ dataIds: ['hero', 'other'] });
-    w.items.set('hero', record('hero', 2)); // its message was lost
+    w.write('hero', 5); // its message was lost
     w.gap('consumer restarted');
     await vi.advanceTimersByTimeAsync(0);
-    expect(connection.frames.slice(2)).toEqual([itemUpdateFrame('hero', { v: 2 }, 2)]);
+    expect(connection.frames.slice(3)).toEqual([withId(5, itemUpdateFrame('hero', { v: 5 }, 5)), 'id: 5\nevent: ready\ndata: {"position":5}\n\n']);
   });
 });
 

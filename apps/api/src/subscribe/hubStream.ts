@@ -1,7 +1,6 @@
 import type { SseConnection } from './sseConnection.js';
 import type { ReconnectReason } from './sseFrames.js';
-import type { StreamSnapshot } from './streamSnapshot.js';
-import { StreamSubscription } from './streamSubscription.js';
+import { StreamSubscription, type SubscriptionStart } from './streamSubscription.js';
 
 export interface OpenStreamParams {
   readonly keyId: string;
@@ -12,10 +11,13 @@ export interface OpenStreamParams {
 
 /** One stream's handle in the hub: registered (deltas buffered) from `open` on. */
 export interface HubStream {
-  /** Reads items and collection pages; every delta since `open` is buffered meanwhile. */
-  readSnapshot(): Promise<StreamSnapshot>;
-  /** Sends the snapshot and the newer buffered deltas on the connection, then streams live. */
-  attach(connection: SseConnection, snapshot: StreamSnapshot): void;
+  /**
+   * Reads the start: a snapshot, or with `from` a resume's catch-up (a snapshot after `reset` when
+   * `from` is older than the history). Every delta since `open` is buffered meanwhile.
+   */
+  readStart(from: number | null): Promise<SubscriptionStart>;
+  /** Sends the start, `ready` and the newer buffered deltas on the connection, then streams live. */
+  attach(connection: SseConnection, start: SubscriptionStart): void;
   /** Removes a stream that will not start (an error answered instead). */
   cancel(): void;
   /** Set when the hub ended the stream before it was attached (key deleted, shutdown, …). */
@@ -77,7 +79,7 @@ export class StreamEntry {
    * Starts the stream on its connection: the snapshot, then the buffered deltas newer than it.
    * `onEnd` runs once when the connection is over. A stream the hub ended meanwhile ends at once.
    */
-  attach(connection: SseConnection, snapshot: StreamSnapshot, onEnd: (reason: ReconnectReason | 'client_closed') => void): void {
+  attach(connection: SseConnection, start: SubscriptionStart, onEnd: (reason: ReconnectReason | 'client_closed') => void): void {
     if (this.removed) {
       connection.end(this.endedBeforeStart ?? 'shutdown');
       return;
@@ -88,22 +90,22 @@ export class StreamEntry {
       connection.end(this.endedBeforeStart);
       return;
     }
-    this.applySnapshot(connection, snapshot);
+    this.applyStart(connection, start);
   }
 
-  /** Sends a snapshot on the connection (only what the client lacks), then goes live. */
-  applySnapshot(connection: SseConnection, snapshot: StreamSnapshot): void {
-    connection.snapshot(() => this.sub.applySnapshot(snapshot, connection));
+  /** Sends a start on the connection (with back-pressure, outside the slow-consumer bound), then goes live. */
+  applyStart(connection: SseConnection, start: SubscriptionStart): void {
+    connection.snapshot(() => this.sub.applyStart(start, connection));
   }
 
   /**
-   * Buffers deltas again for a re-sync (after a change-stream gap), marking page reads from `seq` on
-   * as fresh; returns the connection to re-sync, or null for a stream not (or no longer) attached.
+   * Buffers deltas again for a catch-up (after a change-stream gap), marking page reads from `seq`
+   * on as fresh; returns the connection to catch up, or null for a stream not (or no longer) attached.
    */
-  beginResync(seq: number): SseConnection | null {
+  beginCatchUp(seq: number): SseConnection | null {
     const connection = this.connection;
     if (!connection || this.removed) return null;
-    this.sub.beginResync();
+    this.sub.beginCatchUp();
     this.bufferedSince = seq;
     return connection;
   }

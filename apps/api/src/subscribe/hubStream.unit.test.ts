@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { StreamEntry } from './hubStream.js';
 import { HEARTBEAT_FRAME } from './sseFrames.js';
-import type { StreamSnapshot } from './streamSnapshot.js';
+import { readyFrame } from './sseFrames.js';
+import type { SubscriptionStart } from './streamSubscription.js';
 import { recordingConnection } from './testing/recordingConnection.js';
 
 const params = { keyId: 'k1', keyHash: 'h1', dataIds: ['hero'], slugs: ['news'] };
-const emptySnapshot: StreamSnapshot = { items: new Map(), pages: [], missingSlugs: [], itemFrame: () => '' };
-const pageSnapshot: StreamSnapshot = { ...emptySnapshot, pages: [{ slug: 'news', seq: 1, json: '{}', frame: 'page\n\n' }] };
+const emptySnapshot: SubscriptionStart = { kind: 'snapshot', reset: false, items: new Map(), pages: [], position: 4, missingSlugs: [], itemFrame: () => '' };
+const pageSnapshot: SubscriptionStart = { ...emptySnapshot, pages: [{ slug: 'news', seq: 1, json: '{}', frame: 'page\n\n', missing: false }] };
 
 describe('StreamEntry', () => {
   it('given the hub ends a stream before it is attached, then it is marked and, once attached, ends at once with that reason', () => {
@@ -25,7 +26,7 @@ describe('StreamEntry', () => {
     const entry = new StreamEntry(params, 0);
     const connection = recordingConnection();
     entry.attach(connection, pageSnapshot, () => {});
-    expect(connection.snapshotFrames).toEqual(['page\n\n']);
+    expect(connection.snapshotFrames).toEqual(['page\n\n', readyFrame(4)]);
     entry.end('slow_consumer', 7_000);
     expect(connection.ends).toEqual([{ reason: 'slow_consumer', retryAfterMs: 7_000 }]);
     expect(entry.endedBeforeStart).toBeNull();
@@ -43,17 +44,17 @@ describe('StreamEntry', () => {
     expect(entry.connection).toBeNull();
   });
 
-  it('sends heartbeats only once live, and re-syncs only an attached stream, buffering from the given seq', () => {
+  it('sends heartbeats only once live, and catches up only an attached stream, buffering from the given seq', () => {
     const entry = new StreamEntry(params, 3);
-    expect(entry.beginResync(9)).toBeNull();
+    expect(entry.beginCatchUp(9)).toBeNull();
     expect(entry.bufferedSince).toBe(3);
     const connection = recordingConnection();
     entry.attach(connection, emptySnapshot, () => {});
     entry.heartbeat(HEARTBEAT_FRAME);
-    expect(connection.frames).toEqual([HEARTBEAT_FRAME]);
-    expect(entry.beginResync(9)).toBe(connection);
+    expect(connection.frames).toEqual([readyFrame(4), HEARTBEAT_FRAME]);
+    expect(entry.beginCatchUp(9)).toBe(connection);
     expect(entry.bufferedSince).toBe(9);
     entry.heartbeat(HEARTBEAT_FRAME);
-    expect(connection.frames).toEqual([HEARTBEAT_FRAME]);
+    expect(connection.frames).toEqual([readyFrame(4), HEARTBEAT_FRAME]);
   });
 });

@@ -10,3 +10,4 @@ export * from './reconnectHints.js';
 export * from './streamAdmission.js';
 export * from './unsentBudget.js';
 export * from './addressBucket.js';
+export * from './resumePosition.js';

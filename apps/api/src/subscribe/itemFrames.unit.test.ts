@@ -1,19 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { ItemRecord } from '@pubstream/read-model';
 import { ItemFrames } from './itemFrames.js';
-import { itemDeleteFrame, itemUpdateFrame } from './sseFrames.js';
+import type { SnapshotItem } from './itemsAtPosition.js';
+import { itemDeleteFrame, itemUpdateFrame, withId } from './sseFrames.js';
 
-const record = (dataId: string, version: number): ItemRecord => ({
-  id: `id-${dataId}`,
-  dataId,
-  collectionId: 'c',
-  data: { v: version },
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-01-01T00:00:00.000Z',
-  version,
-  position: version,
-});
-const update = (dataId: string, version: number) => ({ dataId, action: 'update' as const, version, data: { v: version } });
+const record = (dataId: string, version: number): SnapshotItem => ({ dataId, data: { v: version }, version });
+const update = (dataId: string, version: number) => ({ dataId, action: 'update' as const, version, position: 100 + version, data: { v: version } });
 
 describe('ItemFrames', () => {
   it('given messages out of order and repeated, then only versions above the last one seen become deltas', () => {
@@ -22,20 +13,21 @@ describe('ItemFrames', () => {
     expect(versions).toEqual([1, 3, null, null, 4]);
   });
 
-  it('frames an update and a delete once, with the item and its version', () => {
+  it('frames an update and a delete once, with the item, its version and its position as the id', () => {
     const frames = new ItemFrames();
-    expect(frames.delta(update('a', 0))).toEqual({ dataId: 'a', action: 'update', version: 0, frame: itemUpdateFrame('a', { v: 0 }, 0) });
-    expect(frames.delta({ dataId: 'a', action: 'delete', version: 1, data: {} })?.frame).toBe(itemDeleteFrame('a', 1));
+    expect(frames.delta(update('a', 0))).toEqual({ dataId: 'a', action: 'update', version: 0, position: 100, frame: withId(100, itemUpdateFrame('a', { v: 0 }, 0)) });
+    expect(frames.delta({ dataId: 'a', action: 'delete', version: 1, position: 101, data: {} })?.frame).toBe(`id: 101\n${itemDeleteFrame('a', 1)}`);
   });
 
   // Frames are strings (compared by value), so reuse shows when a record of the same version
   // carries other data: the kept frame is what comes back.
-  const sameVersion = (dataId: string, version: number): ItemRecord => ({ ...record(dataId, version), data: { other: true } });
+  const sameVersion = (dataId: string, version: number): SnapshotItem => ({ ...record(dataId, version), data: { other: true } });
 
-  it('given a snapshot of the version last fanned out, then it reuses that frame', () => {
+  it('given a snapshot of the version last fanned out, then it reuses that frame, without the id (snapshot frames carry none)', () => {
     const frames = new ItemFrames();
     const delta = frames.delta(update('a', 5));
-    expect(frames.snapshotFrame(sameVersion('a', 5), true)).toBe(delta?.frame);
+    expect(frames.snapshotFrame(sameVersion('a', 5), true)).toBe(delta?.frame.replace('id: 105\n', ''));
+    expect(frames.snapshotFrame(sameVersion('a', 5), true)).toBe(itemUpdateFrame('a', { v: 5 }, 5));
     expect(frames.snapshotFrame(record('a', 4), true)).toBe(itemUpdateFrame('a', { v: 4 }, 4));
   });
 

@@ -45,5 +45,18 @@ export const itemUpdateFrame = (dataId: string, data: unknown, version: number):
 export const itemDeleteFrame = (dataId: string, version?: number): string =>
   sseEvent('delete', version === undefined ? { dataId, data: {}, action: 'delete' } : { dataId, data: {}, action: 'delete', version });
 
+/**
+ * A delta with its position as the SSE `id` (docs/subscriptions.md, "Positions"): the client's
+ * EventSource sends it back as `Last-Event-ID` when it reconnects, and the stream resumes after it.
+ * Snapshot frames carry no id, so a connection that drops mid-snapshot resumes from where it was.
+ */
+export const withId = (position: number, frame: string): string => `id: ${position}\n${frame}`;
+
+/** The end of the snapshot (or of a resume's catch-up): everything up to `position` has been sent. */
+export const readyFrame = (position: number): string => withId(position, sseEvent('ready', { position }));
+
+/** A resume from a position older than the retained history: a full snapshot follows. */
+export const resetFrame = (reason: 'position_expired'): string => sseEvent('reset', { reason });
+
 /** A collection's page 1 as an `update` message, from its JSON (see collectionPageJson). */
 export const collectionPageFrame = (json: string): string => `event: update\ndata: ${json}\n\n`;

@@ -1,64 +1,40 @@
-import type { ItemRecord } from '@pubstream/read-model';
-import { itemDeleteFrame } from './sseFrames.js';
+import { itemDeleteFrame, itemUpdateFrame, readyFrame, resetFrame, withId } from './sseFrames.js';
+import type { ItemDelta, PageDelta } from './streamDeltas.js';
+import type { StreamStart } from './streamStart.js';
 
 /** Where a subscription's frames go (an SSE connection, or a recorder in tests). */
 export interface FrameSink {
   write(frame: string): void;
 }
 
-/** An item change, with its frame built once by the hub for every subscriber. */
-export interface ItemDelta {
-  readonly dataId: string;
-  readonly action: 'update' | 'delete';
-  readonly version: number;
-  readonly frame: string;
-}
+export type { ItemDelta, PageDelta } from './streamDeltas.js';
+
+/** What a start sends besides pages, and the update frame of a snapshot item (the hub may reuse a cached one). */
+export type SubscriptionStart = StreamStart & {
+  itemFrame(item: { readonly dataId: string; readonly data: unknown; readonly version: number }): string;
+};
 
 /**
- * A computed page 1 of a collection. `seq` orders page reads: a read with a higher seq was issued
- * later, so it reflects at least as many writes.
- */
-export interface PageDelta {
-  readonly slug: string;
-  readonly seq: number;
-  readonly json: string;
-  readonly frame: string;
-}
-
-/** What one snapshot read found: each subscribed item (null when missing) and each collection page. */
-export interface SubscriptionSnapshot {
-  readonly items: ReadonlyMap<string, ItemRecord | null>;
-  readonly pages: readonly PageDelta[];
-  /** The update frame of an item record (the hub may reuse a cached one). */
-  itemFrame(record: ItemRecord): string;
-}
-
-interface ItemView {
-  /** Highest version the client has been told about (or that was skipped as superseded). */
-  version: number;
-  /** Whether the client currently holds the item. */
-  exists: boolean;
-}
-
-/**
- * The per-connection hand-off (docs/subscriptions.md, "the hand-off"). A subscription starts in
- * `buffering`: the hub already routes deltas to it (it is registered), and they are kept. The
- * snapshot is then read and applied with `applySnapshot`, which sends what the client lacks and
- * releases only the buffered deltas newer than what it sent. From then on it is `live`, and every
- * delta passes a per-item version check, so duplicates and stale messages (at-least-once delivery,
- * late publishes of writes the snapshot already saw) never reach the client and versions reach it
- * strictly increasing. A re-sync after a change-stream gap is the same dance again (`beginResync`
- * then `applySnapshot`): only what changed is sent.
+ * The per-connection hand-off (docs/subscriptions.md, "the hand-off" and "Positions"). A
+ * subscription starts in `buffering`: the hub already routes deltas to it (it is registered), and
+ * they are kept. The start (a snapshot, or a resume's catch-up) is then read and applied with
+ * `applyStart`: it is exactly the state at one position C, so `ready` (id C) follows it and only
+ * the buffered deltas after C are released. From then on it is `live`, and a delta passes only
+ * when its position is above the last one sent, so duplicates and stale messages (at-least-once
+ * delivery) never reach the client and ids never decrease. A catch-up after a change-stream gap is
+ * the same dance again (`beginCatchUp`, then `applyStart` of a resume from `lastId`).
  */
 export class StreamSubscription {
   private phase: 'buffering' | 'live' | 'closed' = 'buffering';
   private sink: FrameSink | null = null;
-  private readonly items = new Map<string, ItemView>();
+  /** Whether the client holds each item; unknown (a resume) counts as held, so that deletes reach it. */
+  private readonly held = new Map<string, boolean>();
   private readonly pageSeq = new Map<string, number>();
   private readonly pageJson = new Map<string, string>();
   private bufferedItems: ItemDelta[] = [];
   private readonly bufferedPages = new Map<string, PageDelta>();
   private bufferedBytesCount = 0;
+  private last = -1;
 
   constructor(
     readonly dataIds: readonly string[],
@@ -69,7 +45,12 @@ export class StreamSubscription {
     return this.phase;
   }
 
-  /** Bytes of deltas held while the snapshot is being read. */
+  /** Position of the last change the client has (the last `id` sent); -1 before `ready`. */
+  get lastId(): number {
+    return this.last;
+  }
+
+  /** Bytes of deltas held while the start is being read. */
   get bufferedBytes(): number {
     return this.bufferedBytesCount;
   }
@@ -92,58 +73,25 @@ export class StreamSubscription {
     }
   }
 
-  /** Buffer deltas again while a fresh snapshot is read (after a change-stream gap). */
-  beginResync(): void {
+  /** Buffer deltas again while a catch-up is read (after a change-stream gap). */
+  beginCatchUp(): void {
     if (this.phase === 'live') this.phase = 'buffering';
   }
 
-  /**
-   * Sends the snapshot (only what differs from what the client holds), then the buffered deltas
-   * newer than it, and goes live.
-   */
-  applySnapshot(snapshot: SubscriptionSnapshot, sink: FrameSink): void {
+  /** Sends the start, `ready`, then the buffered deltas after its position, and goes live. */
+  applyStart(start: SubscriptionStart, sink: FrameSink): void {
     if (this.phase === 'closed') return;
     this.sink = sink;
-    const absent = new Set<string>();
-    for (const [dataId, record] of snapshot.items) {
-      const view = this.items.get(dataId);
-      if (record) {
-        if (!view || !view.exists || record.version > view.version) {
-          this.items.set(dataId, { version: record.version, exists: true });
-          sink.write(snapshot.itemFrame(record));
-        }
-      } else {
-        absent.add(dataId);
-        if (view?.exists) {
-          // Deleted while we were not listening: the deleting revision is unknown.
-          this.items.set(dataId, { version: view.version, exists: false });
-          sink.write(itemDeleteFrame(dataId));
-        } else if (!view) {
-          // Stream revisions start at 0: any message about it is newer than "never seen".
-          this.items.set(dataId, { version: -1, exists: false });
-        }
-      }
-    }
-    for (const page of snapshot.pages) this.deliverPage(page);
+    if (start.kind === 'snapshot') this.sendSnapshot(start, sink);
+    else for (const change of start.changes) this.deliverItem(catchUpDelta(change));
+    for (const page of start.pages) this.deliverPage(page);
+    if (start.position > this.last) this.last = start.position;
+    sink.write(readyFrame(this.last));
 
     const buffered = this.bufferedItems;
     this.bufferedItems = [];
     this.bufferedBytesCount = 0;
-    // For an item the snapshot found missing, everything up to its last buffered delete is already
-    // reflected in that absence (the read model keeps no readable tombstone version to compare with).
-    const lastDelete = new Map<string, number>();
-    buffered.forEach((delta, index) => {
-      if (delta.action === 'delete' && absent.has(delta.dataId)) lastDelete.set(delta.dataId, index);
-    });
-    buffered.forEach((delta, index) => {
-      const cut = lastDelete.get(delta.dataId);
-      if (cut !== undefined && index <= cut) {
-        const view = this.items.get(delta.dataId);
-        if (view && delta.version > view.version) view.version = delta.version;
-        return;
-      }
-      this.deliverItem(delta);
-    });
+    for (const delta of buffered) this.deliverItem(delta);
     for (const page of this.bufferedPages.values()) this.deliverPage(page);
     this.bufferedPages.clear();
     this.phase = 'live';
@@ -157,18 +105,21 @@ export class StreamSubscription {
     this.bufferedBytesCount = 0;
   }
 
-  private deliverItem(delta: ItemDelta): void {
-    const view = this.items.get(delta.dataId);
-    if (view && delta.version <= view.version) return;
-    const held = view?.exists ?? false;
-    const exists = delta.action === 'update';
-    // Updated in place: this runs once per subscriber per message.
-    if (view) {
-      view.version = delta.version;
-      view.exists = exists;
-    } else {
-      this.items.set(delta.dataId, { version: delta.version, exists });
+  /** Snapshot frames carry no id: a connection that drops mid-snapshot resumes from where it was. */
+  private sendSnapshot(start: Extract<SubscriptionStart, { kind: 'snapshot' }>, sink: FrameSink): void {
+    if (start.reset) sink.write(resetFrame('position_expired'));
+    for (const [dataId, item] of start.items) {
+      this.held.set(dataId, item !== null);
+      if (item) sink.write(start.itemFrame(item));
     }
+  }
+
+  private deliverItem(delta: ItemDelta): void {
+    if (delta.position <= this.last) return;
+    this.last = delta.position;
+    const held = this.held.get(delta.dataId) ?? true;
+    const exists = delta.action === 'update';
+    this.held.set(delta.dataId, exists);
     // A client that never held the item has nothing to delete.
     if (exists || held) this.sink?.write(delta.frame);
   }
@@ -182,3 +133,12 @@ export class StreamSubscription {
     this.sink?.write(page.frame);
   }
 }
+
+/** A retained change as a delta (framed per stream: a catch-up is rare next to live fanout). */
+const catchUpDelta = (change: { dataId: string; action: 'update' | 'delete'; version: number; position: number; data: unknown }): ItemDelta => ({
+  dataId: change.dataId,
+  action: change.action,
+  version: change.version,
+  position: change.position,
+  frame: withId(change.position, change.action === 'update' ? itemUpdateFrame(change.dataId, change.data, change.version) : itemDeleteFrame(change.dataId, change.version)),
+});

@@ -1,11 +1,13 @@
 import type { Context, Middleware } from 'koa';
 import { ForbiddenError, NotFoundError, PLANS, ServiceUnavailableError, UnauthorizedError } from '@pubstream/domain';
+import type { PositionWaiter } from '../positions/positionWaiter.js';
 import type { PublicAccess } from '../publicAccess.js';
 import type { FanoutHub, HubStream } from './fanoutHub.js';
 import type { ReconnectHints } from './reconnectHints.js';
 import type { StreamAdmission } from './streamAdmission.js';
 import { createSseConnection, type SseConnection } from './sseConnection.js';
 import { connectedFrame, reconnectFrame, type ReconnectReason } from './sseFrames.js';
+import { resumePosition } from './resumePosition.js';
 import { parseSubscribeQuery, type SubscribeQuery } from './subscribeQuery.js';
 
 export const REACTIVE_MODE_REQUIRED = 'Real-time subscriptions require a plan with reactive mode (Business or higher)';
@@ -21,6 +23,8 @@ export interface SubscribeConfig {
   readonly closeGraceMs?: number;
   /** An operator's lower cap on concurrent streams per key; the plan's maxStreamsPerKey is the ceiling. */
   readonly maxStreamsPerKey?: number;
+  /** How long a resume from a position ahead of this node waits for it (MIN_POSITION_WAIT_MS). Default 2 s. */
+  readonly positionWaitMs?: number;
 }
 
 /** The shared access checks of every public route (apps/api/src/publicAccess.ts). */
@@ -44,6 +48,11 @@ export interface SubscribeRouteDeps {
   /** `retry:` of new streams, `retryAfterMs` of cut ones. */
   readonly hints: ReconnectHints;
   readonly config: SubscribeConfig;
+  /**
+   * The node's applied position, and a wait for it to reach one: a resume from a faster node
+   * waits, never skips (docs/subscriptions.md). The wait is asked for only when the node is behind.
+   */
+  readonly positions: Pick<PositionWaiter, 'reached'> & { appliedPosition(): Promise<number> };
   /** Connection ids. */
   newId(): string;
   /** For the TTL jitter; Math.random by default. */
@@ -78,7 +87,7 @@ const STREAM_HEADERS = {
  * Admits the stream under the caps, registers it in the hub and reads its snapshot; any refusal
  * gives back what was taken. Resolves with null when the client went away meanwhile.
  */
-const prepareStream = async (deps: SubscribeRouteDeps, ctx: Context, grant: Grant, query: SubscribeQuery, connectionId: string) => {
+const prepareStream = async (deps: SubscribeRouteDeps, ctx: Context, grant: Grant, query: SubscribeQuery & { from: number | null }, connectionId: string) => {
   const { key, plan } = grant;
   const release = await deps.admission.admit({
     address: ctx.req.socket.remoteAddress ?? '',
@@ -92,15 +101,15 @@ const prepareStream = async (deps: SubscribeRouteDeps, ctx: Context, grant: Gran
     // Registered before the snapshot is read: every delta from here on is buffered (docs/subscriptions.md, hand-off).
     if (deps.hub.draining) throw new DrainingError();
     stream = deps.hub.open({ keyId: key.keyId, keyHash: key.keyHash, dataIds: query.dataIds, slugs: query.collections });
-    const snapshot = await stream.readSnapshot();
+    const start = await stream.readStart(query.from);
     if (stream.endedBeforeStart === 'shutdown') throw new DrainingError();
     if (stream.endedBeforeStart !== null) throw errorForEarlyEnd(stream.endedBeforeStart);
-    if (snapshot.missingSlugs.length > 0) {
+    if (start.missingSlugs.length > 0) {
       await deps.access.confirmMiss();
-      throw new NotFoundError(`Collection not found: ${snapshot.missingSlugs.join(', ')}`);
+      throw new NotFoundError(`Collection not found: ${start.missingSlugs.join(', ')}`);
     }
     if (ctx.req.socket.destroyed || ctx.res.destroyed) throw new ClientGoneError();
-    return { stream, snapshot, release };
+    return { stream, start, release };
   } catch (error) {
     stream?.cancel();
     release();
@@ -160,6 +169,7 @@ export const createSubscribeRoute = (deps: SubscribeRouteDeps): Middleware => {
     if (!PLANS[grant.plan.plan].reactive) throw new ForbiddenError(REACTIVE_MODE_REQUIRED);
     await access.consumeRate(ctx, grant.key, grant.plan);
     const query = parseSubscribeQuery({ collections: ctx.query.collections, dataIds: ctx.query.dataIds });
+    const from = resumePosition(ctx.headers['last-event-id'], ctx.query.from);
 
     if (ctx.method === 'HEAD') {
       // @koa/router answers HEAD with the GET handler: report the checks, open no stream.
@@ -170,17 +180,21 @@ export const createSubscribeRoute = (deps: SubscribeRouteDeps): Middleware => {
     }
 
     await hub.start();
+    // A client that saw `from` on a faster node: wait for this one to get there, before anything is taken.
+    if (from !== null && (await deps.positions.appliedPosition()) < from && !(await deps.positions.reached(from, config.positionWaitMs ?? 2_000))) {
+      throw new ServiceUnavailableError(`This server has not reached position ${from} yet; retry shortly`);
+    }
     const connectionId = deps.newId();
-    const prepared = await prepareStream(deps, ctx, grant, query, connectionId);
+    const prepared = await prepareStream(deps, ctx, grant, { ...query, from }, connectionId);
     if (prepared === null) return;
     if (prepared === 'draining') return answerDraining(deps, ctx);
-    const { stream, snapshot, release } = prepared;
+    const { stream, start, release } = prepared;
 
     const connection = openConnection(deps, ctx);
     connection.onEnd(release);
     const ttlMs = Math.max(1, Math.round(config.streamTtlMs * (1 + (random() * 2 - 1) * jitter)));
     connection.snapshot(() => connection.write(connectedFrame(connectionId, ttlMs, hints.streamRetryMs())));
-    stream.attach(connection, snapshot);
+    stream.attach(connection, start);
     const cycle = setTimeout(() => connection.end('cycle'), ttlMs);
     cycle.unref();
     connection.onEnd(() => clearTimeout(cycle));

@@ -13,6 +13,10 @@ export interface SseTestClient {
   readonly headers: http.IncomingHttpHeaders;
   /** Every event so far, in order. */
   readonly events: ReceivedEvent[];
+  /** The `id` field of each event in `events` (same index), undefined when it had none. */
+  readonly ids: (string | undefined)[];
+  /** The last id received (sticky, as an EventSource keeps it for Last-Event-ID); undefined before the first. */
+  lastEventId(): string | undefined;
   /** Every comment line so far (heartbeats). */
   readonly comments: string[];
   /** Every `retry:` value so far, and how many events had arrived when each came. */
@@ -33,9 +37,12 @@ export interface SseTestClient {
 /** What one stream received so far, and the waiters to wake when more comes. */
 interface StreamLog {
   readonly events: ReceivedEvent[];
+  readonly ids: (string | undefined)[];
   readonly comments: string[];
   readonly retries: { ms: number; afterEvents: number }[];
   readonly waiters: Set<() => void>;
+  /** Told of every event as it arrives, with its id. */
+  readonly onEvent: ((event: ReceivedEvent, id: string | undefined) => void) | undefined;
   ended: boolean;
   raw: string;
 }
@@ -49,7 +56,10 @@ const recordResponse = (res: http.IncomingMessage, log: StreamLog): Promise<void
   const isStream = String(res.headers['content-type'] ?? '').startsWith('text/event-stream');
   const parser = createParser({
     onEvent: (message) => {
-      log.events.push({ event: message.event ?? 'message', data: JSON.parse(message.data) });
+      const event = { event: message.event ?? 'message', data: JSON.parse(message.data) };
+      log.events.push(event);
+      log.ids.push(message.id);
+      log.onEvent?.(event, message.id);
       wakeAll(log);
     },
     onRetry: (ms) => {
@@ -108,13 +118,15 @@ const waitForEvent = (log: StreamLog, predicate: (event: ReceivedEvent) => boole
     check();
   });
 
-const clientOf = (request: http.ClientRequest, res: http.IncomingMessage, timeoutMs: number): SseTestClient => {
-  const log: StreamLog = { events: [], comments: [], retries: [], waiters: new Set(), ended: false, raw: '' };
+const clientOf = (request: http.ClientRequest, res: http.IncomingMessage, timeoutMs: number, onEvent: StreamLog['onEvent']): SseTestClient => {
+  const log: StreamLog = { events: [], ids: [], comments: [], retries: [], waiters: new Set(), onEvent, ended: false, raw: '' };
   const endedPromise = recordResponse(res, log);
   return {
     status: res.statusCode ?? 0,
     headers: res.headers,
     events: log.events,
+    ids: log.ids,
+    lastEventId: () => log.ids.findLast((id) => id !== undefined),
     comments: log.comments,
     retries: log.retries,
     body: () => endedPromise.then(() => log.raw),
@@ -135,8 +147,13 @@ const clientOf = (request: http.ClientRequest, res: http.IncomingMessage, timeou
  * `eventsource` package is built on), never by hand. Safety timeouts only turn a hang into a
  * readable failure; no test asserts on time.
  */
-export const openSse = (url: string, headers: Record<string, string> = {}, timeoutMs = 15_000): Promise<SseTestClient> =>
+export const openSse = (
+  url: string,
+  headers: Record<string, string> = {},
+  timeoutMs = 15_000,
+  onEvent?: (event: ReceivedEvent, id: string | undefined) => void,
+): Promise<SseTestClient> =>
   new Promise((resolve, reject) => {
-    const request = http.get(url, { headers: { Accept: 'text/event-stream', ...headers }, agent: false }, (res) => resolve(clientOf(request, res, timeoutMs)));
+    const request = http.get(url, { headers: { Accept: 'text/event-stream', ...headers }, agent: false }, (res) => resolve(clientOf(request, res, timeoutMs, onEvent)));
     request.on('error', reject);
   });

@@ -10,7 +10,10 @@ import { errorMiddleware } from '@pubstream/http';
 import { createLogger } from '@pubstream/observability';
 import { corsPreflight } from '../../http/cors.js';
 import { createPublicAccess } from '../../publicAccess.js';
+import { createPollingPositionWaiter } from '../../positions/pollingPositionWaiter.js';
+import type { PositionWaiter } from '../../positions/positionWaiter.js';
 import { createFanoutHub, type FanoutHub, type FanoutHubOptions } from '../fanoutHub.js';
+import { positionReadsOf, type PositionReads } from '../hubReads.js';
 import { createReconnectHints, type ReconnectHints } from '../reconnectHints.js';
 import { createStreamAdmission, type StreamAdmission } from '../streamAdmission.js';
 import { createSubscribeRoute, type SubscribeConfig } from '../subscribeRoute.js';
@@ -39,6 +42,10 @@ export interface SubscribeTestWorldOptions extends Partial<SubscribeConfig> {
   readonly slotHeartbeatMs?: number;
   /** False: the read model plays one still being rebuilt (misses are not trusted). Default true. */
   readonly caughtUp?: boolean;
+  /** Wraps the node's position reads (e.g. a node that lags behind); the route's waiter polls the wrapped one. */
+  readonly positions?: (real: PositionReads) => PositionReads;
+  /** RESUME_WINDOW of the writes' history. Default 24 h. */
+  readonly resumeWindowMs?: number;
 }
 
 const withSlowReads = (readModel: ReadModel, maxDelayMs: number): FanoutHubOptions['reads'] => {
@@ -78,11 +85,18 @@ export interface SubscribeTestWorld {
   close(): Promise<void>;
 }
 
+/** The node's position reads over the world's stores, wrapped as the options ask. */
+const worldPositions = (options: SubscribeTestWorldOptions, stores: Stores): PositionReads => {
+  const real = positionReadsOf(stores);
+  return options.positions ? options.positions(real) : real;
+};
+
 /** The hub of the world, over its stores; `triggerGap` calls the hub's gap handler. */
-const createWorldHub = (options: SubscribeTestWorldOptions, stores: Stores, changeStream: ChangeStream, hints: ReconnectHints) => {
+const createWorldHub = (options: SubscribeTestWorldOptions, stores: Stores, positions: PositionReads, changeStream: ChangeStream, hints: ReconnectHints) => {
   let gapHandler: ((reason: string) => void) | undefined;
   const hub = createFanoutHub({
     hints,
+    positions,
     reads: options.slowReadsMs ? withSlowReads(stores.readModel, options.slowReadsMs) : stores.readModel,
     plans: stores.keys,
     changeStream: {
@@ -138,6 +152,7 @@ const routeConfig = (options: SubscribeTestWorldOptions): SubscribeConfig => ({
   ttlJitter: options.ttlJitter,
   maxBufferedBytes: options.maxBufferedBytes,
   closeGraceMs: options.closeGraceMs,
+  positionWaitMs: options.positionWaitMs,
 });
 
 /**
@@ -150,7 +165,9 @@ export const createSubscribeTestWorld = async (options: SubscribeTestWorldOption
   if (options.caughtUp !== false) await stores.projections.markCaughtUp({ projection: 'world', position: 0 });
   const changeStream = createInProcessChangeStream();
   const hints = createReconnectHints({ shutdownWindowMs: options.shutdownReconnectWindowMs ?? 0 });
-  const { hub, triggerGap } = createWorldHub(options, stores, changeStream, hints);
+  const positions = worldPositions(options, stores);
+  const { hub, triggerGap } = createWorldHub(options, stores, positions, changeStream, hints);
+  const waiter: PositionWaiter = createPollingPositionWaiter({ applied: () => positions.appliedPosition(), intervalMs: 5 });
   const usage = new Map<string, number>();
   const access = await createWorldAccess(stores, changeStream, usage);
   const admission = createStreamAdmission({
@@ -158,9 +175,17 @@ export const createSubscribeTestWorld = async (options: SubscribeTestWorldOption
     maxStreamsPerAddress: options.maxStreamsPerAddress ?? 0,
     heartbeatMs: options.slotHeartbeatMs,
   });
-  const route = createSubscribeRoute({ access, hub, admission, hints, config: routeConfig(options), newId: randomUUID });
+  const route = createSubscribeRoute({
+    access,
+    hub,
+    admission,
+    hints,
+    positions: { reached: (position, timeoutMs) => waiter.reached(position, timeoutMs), appliedPosition: () => positions.appliedPosition() },
+    config: routeConfig(options),
+    newId: randomUUID,
+  });
   const { server, url } = await listenWith(route);
-  const writes = new WorldWrites(stores, changeStream);
+  const writes = new WorldWrites(stores, changeStream, options.resumeWindowMs);
   return {
     url,
     stores,
@@ -177,6 +202,7 @@ export const createSubscribeTestWorld = async (options: SubscribeTestWorldOption
     triggerGap,
     openSockets: () => new Promise((resolve, reject) => server.getConnections((error, count) => (error ? reject(error) : resolve(count)))),
     async close() {
+      waiter.close();
       await hub.close();
       admission.close();
       await access.close();

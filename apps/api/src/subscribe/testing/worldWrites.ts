@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { KeyType, PlanName } from '@pubstream/domain';
-import { withPosition, type ReadModelOp, type Stores } from '@pubstream/read-model';
+import { APPLIED_CHECKPOINT, withPosition, type ReadModelOp, type Stores } from '@pubstream/read-model';
 import type { ChangeMessage, ChangeStream } from '@pubstream/change-stream';
 import { generateApiKey, hashApiKey } from '@pubstream/access';
 
@@ -19,6 +19,7 @@ export class WorldWrites {
   constructor(
     private readonly stores: Pick<Stores, 'readModel' | 'projections'>,
     private readonly changeStream: ChangeStream,
+    private readonly resumeWindowMs = 86_400_000,
   ) {}
 
   readonly putCollection = async (slug: string): Promise<void> => {
@@ -87,7 +88,12 @@ export class WorldWrites {
 
   private async write(ops: ReadModelOp[], messages: (pos: number) => ChangeMessage[], publish = true): Promise<void> {
     const pos = ++this.position;
-    await this.stores.projections.apply(ops.map((op) => withPosition(op, pos)), { projection: 'test', position: pos });
+    // As the live projector writes: its applied checkpoint, with the change history recorded.
+    await this.stores.projections.apply(
+      ops.map((op) => withPosition(op, pos)),
+      { projection: APPLIED_CHECKPOINT, position: pos },
+      { history: { at: new Date(), windowMs: this.resumeWindowMs } },
+    );
     if (publish) await this.changeStream.publish(messages(pos));
   }
 }
