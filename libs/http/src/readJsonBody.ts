@@ -15,6 +15,12 @@ const hasBody = (req: IncomingMessage): boolean => {
 };
 
 /**
+ * The declared media type is JSON. Not `ctx.is()`: it answers null for a request without a body,
+ * so `Content-Type: application/json` with no body at all would be refused as the wrong type.
+ */
+const declaresJson = (ctx: Context): boolean => /^application\/(?:[^/]+\+)?json$/i.test(ctx.request.type.trim());
+
+/**
  * Reads a JSON request body (docs/security.md, body layer): 415 unless `application/json` (or
  * `+json`) or for an unknown `Content-Encoding`; decompressed as it streams; 413 past 1 MiB decoded;
  * 400 for corrupt compressed data, malformed JSON, nesting past 64 levels, or a `__proto__` key.
@@ -22,7 +28,7 @@ const hasBody = (req: IncomingMessage): boolean => {
  */
 export const readJsonBody = async (ctx: Context, options: { whenEmpty?: unknown } = {}): Promise<unknown> => {
   if (options.whenEmpty !== undefined && !hasBody(ctx.req)) return options.whenEmpty;
-  if (!ctx.is('application/json', 'application/*+json')) throw new UnsupportedMediaTypeError();
+  if (!declaresJson(ctx)) throw new UnsupportedMediaTypeError();
   const coding = parseContentEncoding(ctx.get('Content-Encoding'));
   const chunks: Buffer[] = [];
   for await (const chunk of decodedBody(ctx.req, { coding, maxBytes: MAX_JSON_BODY_BYTES })) chunks.push(chunk);

@@ -27,14 +27,14 @@ const collections = {
     ...write, method: 'post', path: '/admin/collections', summary: 'Create a collection', tags: ['Collections'], body: { schema: createCollectionBody },
     responses: { ...written('201', 'Created', collectionViewSchema, accepted(collectionViewSchema, 'AcceptedCollection'), ['Location']), '400': badRequest('body'), '409': adminError('The slug exists'), ...bodyRefusals, ...tokenRefusals },
   },
-  getCollection: { ...base, method: 'get', path: '/admin/collections/{slug}', summary: 'Get a collection', tags: ['Collections'], pathParams: slug, responses: { '200': { description: 'The collection', body: collectionViewSchema }, '404': adminError('`Collection not found: <slug>`'), ...tokenRefusals } },
+  getCollection: { ...base, method: 'get', path: '/admin/collections/{slug}', summary: 'Get a collection', tags: ['Collections'], pathParams: slug, responses: { '200': { description: 'The collection', body: collectionViewSchema }, '404': adminError('`Collection "<slug>" not found`'), ...tokenRefusals } },
   updateCollection: {
     ...write, method: 'patch', path: '/admin/collections/{slug}', summary: 'Rename a collection or change its sortable fields', tags: ['Collections'], pathParams: slug, body: { schema: updateCollectionBody },
-    responses: { ...written('200', 'Updated', collectionViewSchema, accepted(collectionViewSchema, 'AcceptedCollection')), '400': badRequest('body'), '404': adminError('`Collection not found: <slug>`'), ...bodyRefusals, ...tokenRefusals },
+    responses: { ...written('200', 'Updated', collectionViewSchema, accepted(collectionViewSchema, 'AcceptedCollection')), '400': badRequest('body'), '404': adminError('`Collection "<slug>" not found`'), ...bodyRefusals, ...tokenRefusals },
   },
   deleteCollection: {
     ...write, method: 'delete', path: '/admin/collections/{slug}', summary: 'Delete a collection and its items', tags: ['Collections'], pathParams: slug,
-    responses: { ...deleted, '404': adminError('`Collection not found: <slug>`'), '422': bodyRefusals['422'], ...tokenRefusals },
+    responses: { ...deleted, '404': adminError('`Collection "<slug>" not found`'), '422': bodyRefusals['422'], ...tokenRefusals },
   },
 };
 
@@ -46,7 +46,7 @@ const items = {
     responses: {
       ...written('200', 'What was imported, line by line (a bad line fails alone)', importSummarySchema, accepted(importSummarySchema, 'AcceptedImport')),
       '400': adminError('A corrupt compressed body'),
-      '404': adminError('`Collection not found: <slug>`'),
+      '404': adminError('`Collection "<slug>" not found`'),
       '415': bodyRefusals['415'],
       '422': bodyRefusals['422'],
       ...tokenRefusals,
@@ -61,7 +61,7 @@ const items = {
     responses: {
       ...written('201', 'Created', itemViewSchema, accepted(itemViewSchema, 'AcceptedItem')),
       '200': { description: 'Updated (or unchanged)', body: itemViewSchema, headers: ['X-Request-Id', 'Idempotent-Replayed', 'X-Position'] },
-      '400': badRequest('dataId or body'), '404': adminError('`Collection not found: <slug>`'), '409': adminError('The dataId belongs to another collection'), ...bodyRefusals, ...tokenRefusals,
+      '400': badRequest('dataId or body'), '404': adminError('`Collection "<slug>" not found`'), '409': adminError('The dataId belongs to another collection'), ...bodyRefusals, ...tokenRefusals,
     },
   },
   deleteItem: {
@@ -76,12 +76,12 @@ const keys = {
     ...write, method: 'post', path: '/admin/keys', summary: 'Create an API key', tags: ['API keys'], body: { schema: createKeyBody },
     responses: { ...written('201', 'The full key, shown only once', newKeySchema, accepted(newKeySchema, 'AcceptedNewKey')), '400': badRequest('body'), ...bodyRefusals, ...tokenRefusals },
   },
-  getKey: { ...base, method: 'get', path: '/admin/keys/{keyId}', summary: 'Get an API key (masked)', tags: ['API keys'], pathParams: keyId, responses: { '200': { description: 'The key', body: keyViewSchema }, '404': adminError('`API key not found`'), ...tokenRefusals } },
+  getKey: { ...base, method: 'get', path: '/admin/keys/{keyId}', summary: 'Get an API key (masked)', tags: ['API keys'], pathParams: keyId, responses: { '200': { description: 'The key', body: keyViewSchema }, '404': adminError('`API key "<keyId>" not found`'), ...tokenRefusals } },
   updateKey: {
     ...write, method: 'patch', path: '/admin/keys/{keyId}', summary: 'Rename a key, or change its domains or rate limit', tags: ['API keys'], pathParams: keyId, body: { schema: updateKeyBody },
-    responses: { ...written('200', 'Updated', keyViewSchema, accepted(keyViewSchema, 'AcceptedKey')), '400': badRequest('body'), '404': adminError('`API key not found`'), ...bodyRefusals, ...tokenRefusals },
+    responses: { ...written('200', 'Updated', keyViewSchema, accepted(keyViewSchema, 'AcceptedKey')), '400': badRequest('body'), '404': adminError('`API key "<keyId>" not found`'), ...bodyRefusals, ...tokenRefusals },
   },
-  deleteKey: { ...write, method: 'delete', path: '/admin/keys/{keyId}', summary: 'Delete an API key (refused at once)', tags: ['API keys'], pathParams: keyId, responses: { ...deleted, '404': adminError('`API key not found`'), '422': bodyRefusals['422'], ...tokenRefusals } },
+  deleteKey: { ...write, method: 'delete', path: '/admin/keys/{keyId}', summary: 'Delete an API key (refused at once)', tags: ['API keys'], pathParams: keyId, responses: { ...deleted, '404': adminError('`API key "<keyId>" not found`'), '422': bodyRefusals['422'], ...tokenRefusals } },
 };
 
 const project = {

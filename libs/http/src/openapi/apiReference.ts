@@ -15,6 +15,8 @@ export const API_REFERENCE_PATHS = { document: '/openapi.json', page: '/docs', r
 const CONTENT_SECURITY_POLICY =
   "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; worker-src blob:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
+const SERVED_PATHS: ReadonlySet<string> = new Set(Object.values(API_REFERENCE_PATHS));
+
 const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 const pageHtml = (title: string): string =>
@@ -49,7 +51,14 @@ export const apiReference = (options: { readonly document: Readonly<Record<strin
   const page = pageHtml(options.title);
   const renderer = rendererLoader();
   return async function serveApiReference(ctx, next) {
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+      if (!SERVED_PATHS.has(ctx.path)) return next();
+      // As the router answers its own routes: OPTIONS lists the methods (the error middleware
+      // makes it 204), any other method is 405 with Allow (docs/public-api.md, Errors).
+      ctx.set('Allow', 'HEAD, GET');
+      ctx.status = ctx.method === 'OPTIONS' ? 200 : 405;
+      return;
+    }
     if (ctx.path === API_REFERENCE_PATHS.document) {
       ctx.type = 'application/json';
       ctx.body = documentJson;
