@@ -55,3 +55,19 @@ it('an admin write answers X-Position; reads with minPosition see it, wait for a
   expect(body.changes.map((c) => c.data)).toEqual([{ text: 'one' }, { text: 'two' }]);
   expect(body.nextSince).toBe(Number(second.position));
 });
+
+it('a changes `since` ahead of the node waits for it and never skips the changes before it; past the wait, 503', async () => {
+  const head = Number((await admin('PUT', '/admin/collections/notes/items/n2', { data: { text: 'a' } })).position);
+  // A cursor from a faster node (or a bogus one): answering at once with nextSince = since would
+  // make the client skip every change up to it.
+  const ahead = await read(`/public/collections/notes/changes?since=${head + 1000}`);
+  expect(ahead.status).toBe(503);
+  expect(ahead.headers.get('retry-after')).toBe('1');
+  const pending = read(`/public/collections/notes/changes?since=${head + 1}`);
+  const next = Number((await admin('PUT', '/admin/collections/notes/items/n2', { data: { text: 'b' } })).position);
+  expect(next).toBeGreaterThan(head);
+  const answered = await pending;
+  expect(answered.status).toBe(200);
+  const body = (await answered.json()) as { nextSince: number };
+  expect(body.nextSince).toBeGreaterThanOrEqual(next);
+});

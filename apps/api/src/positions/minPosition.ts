@@ -15,6 +15,8 @@ export const positionParam = (value: string | string[] | undefined): number | un
 export interface MinPositionGate {
   /** Waits until this node has applied `?minPosition=` (when given): else 503 with Retry-After. */
   awaitQuery(query: Record<string, string | string[] | undefined>): Promise<void>;
+  /** Waits until this node has applied `position`: else 503 with Retry-After. */
+  awaitPosition(position: number): Promise<void>;
 }
 
 /**
@@ -22,11 +24,16 @@ export interface MinPositionGate {
  * at most `timeoutMs`, until this node's read model has applied P. A read without it never waits
  * and never touches the waiter.
  */
-export const createMinPositionGate = (waiter: PositionWaiter, timeoutMs: number): MinPositionGate => ({
-  async awaitQuery(query) {
-    const position = positionParam(query.minPosition);
-    if (position === undefined) return;
+export const createMinPositionGate = (waiter: PositionWaiter, timeoutMs: number): MinPositionGate => {
+  const awaitPosition = async (position: number): Promise<void> => {
     if (await waiter.reached(position, timeoutMs)) return;
     throw new ServiceUnavailableError(`Position ${position} is not applied on this node yet (waited ${timeoutMs} ms); retry shortly`);
-  },
-});
+  };
+  return {
+    awaitPosition,
+    async awaitQuery(query) {
+      const position = positionParam(query.minPosition);
+      if (position !== undefined) await awaitPosition(position);
+    },
+  };
+};

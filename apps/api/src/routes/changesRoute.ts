@@ -39,6 +39,9 @@ export const changesRoute = (router: Router, deps: ChangesRouteDeps): void => {
       const notFound = () => new NotFoundError(`Collection not found: ${echoInput(slug)}`);
       if (!isValidSlug(slug)) throw notFound();
       await deps.minPosition.awaitQuery(ctx.query);
+      // A `since` ahead of this node (a cursor from a faster node) waits like minPosition: answering
+      // at once with nextSince = since would make the client skip every change up to it.
+      if (query.since > 0) await deps.minPosition.awaitPosition(query.since);
       // Null only when a caught-up read model said so (else 503): the miss is confirmed.
       if ((await deps.access.getCollection(slug)) === null) throw notFound();
       const applied = await backendCall(deps.readModel.appliedPosition());
