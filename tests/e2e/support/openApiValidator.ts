@@ -27,8 +27,12 @@ export interface Verdict {
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
 const pointer = (...parts: string[]): string => parts.map((part) => part.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+/**
+ * A documented path as the routers match it: case-insensitively on the public port, and with an
+ * optional trailing slash (@koa/router's default, `strict: false`; the admin normalizes paths).
+ */
 const templateRegex = (template: string, caseSensitive: boolean): RegExp =>
-  new RegExp(`^${template.split(/(\{[^}]+\})/).map((part) => (part.startsWith('{') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('')}$`, caseSensitive ? '' : 'i');
+  new RegExp(`^${template.split(/(\{[^}]+\})/).map((part) => (part.startsWith('{') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('')}/?$`, caseSensitive ? '' : 'i');
 
 /** `caseSensitive`: whether the server's router matches paths case-sensitively (the admin's does, the public one does not). */
 export const createOpenApiValidator = (document: Json, options: { caseSensitive: boolean }) => {
