@@ -1,8 +1,7 @@
-import type { RedisReadModelClient } from '@pubstream/read-model';
+import { withRedisTimeout, type RedisReadModelClient } from '@pubstream/read-model';
 import { createCircuitBreaker } from './circuitBreaker.js';
 import { createMemoryRateLimiter } from './memoryRateLimiter.js';
 import { QUOTA_SCRIPT, WINDOW_SCRIPT } from './rateLimitScripts.js';
-import { withRedisTimeout } from './redisCallTimeout.js';
 import { scriptRunner, type LuaScript } from './redisScripts.js';
 import {
   rateLimitResult,

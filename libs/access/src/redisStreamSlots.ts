@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ServiceUnavailableError } from '@pubstream/domain';
-import type { RedisReadModelClient } from '@pubstream/read-model';
+import { withRedisTimeout, type RedisReadModelClient } from '@pubstream/read-model';
 import { createHeldStreams } from './heldStreams.js';
-import { withRedisTimeout } from './redisCallTimeout.js';
 import { luaScript, redisSender, scriptRunner } from './redisScripts.js';
 import { DEFAULT_STREAM_SLOT_TTL_MS, type StreamSlots } from './streamSlots.js';
 
@@ -81,6 +80,4 @@ export const createRedisStreamSlots = (options: RedisStreamSlotsOptions): Stream
 
 /** Bounded in time: a frozen or unreachable Redis gives 503, never a hang. */
 const boundedSlotCall = <T>(call: Promise<T>, timeoutMs: number): Promise<T> =>
-  withRedisTimeout(call, timeoutMs).catch((error: unknown) => {
-    throw new ServiceUnavailableError('Stream limits are unavailable right now; try again', { cause: error });
-  });
+  withRedisTimeout(call, timeoutMs, (error) => new ServiceUnavailableError('Stream limits are unavailable right now; try again', { cause: error }));

@@ -25,7 +25,7 @@ export { caughtUpKeyReads, caughtUpReadModel } from './caughtUpReads.js';
 export { createMemoryStores, type MemoryStoresOptions } from './memory/memoryStores.js';
 export { createRedisStores, type RedisStoresOptions } from './redis/redisStores.js';
 export { connectRedis, createRedisClientOptions, type RedisReadModelClient } from './redis/redisConnection.js';
-export { RedisTimeoutError } from './redis/boundedRedisCall.js';
+export { RedisTimeoutError, withRedisTimeout } from './redis/boundedRedisCall.js';
 export { createGenerationalRedisStores, type GenerationalStores, type GenerationalStoresOptions } from './redis/generationalStores.js';
 export { dropGeneration, listGenerations, readActiveGeneration, readPendingGeneration, setPendingGeneration, switchGeneration } from './redis/generations.js';
 export { generationPointerKey, newGenerationNamespace, pendingGenerationKey } from './redis/redisKeys.js';

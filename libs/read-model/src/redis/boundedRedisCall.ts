@@ -22,20 +22,20 @@ export const asUnavailable = (error: unknown): unknown =>
   error instanceof ErrorReply && !UNAVAILABLE_REPLY.test(error.message) ? error : new ServiceUnavailableError(undefined, { cause: error });
 
 /**
- * `call`, bounded by our own timer (`timeoutMs`; none when undefined), its failures translated
- * by `asUnavailable`. Our own timer because node-redis stops a command's `timeout` once the
- * command is written to the socket: against a frozen Redis (SIGSTOP) that is at once, and the
- * reply is then awaited forever. A command that timed out still gets its reply later; node-redis
- * matches replies in order, so nothing is mixed up.
+ * `call`, or `mapError(new RedisTimeoutError(ms))` after `ms`; its own failures through
+ * `mapError` too. Our own timer because node-redis stops a command's `timeout` once the command is
+ * written to the socket: against a frozen Redis (SIGSTOP) that is at once, and the reply is then
+ * awaited forever. A command that timed out still gets its reply later; node-redis matches replies
+ * in order, so nothing is mixed up. One promise and one timer per call: this is on every request's
+ * path (the read model, the rate limiter and the stream slots use it).
  */
-export const boundedRedisCall = <T>(call: Promise<T>, timeoutMs: number | undefined): Promise<T> => {
-  if (timeoutMs === undefined) return call.catch((error: unknown) => Promise.reject(asUnavailable(error)));
-  // One promise and one timer per command: this is on every request's path.
-  return new Promise<T>((resolve, reject) => {
+export const withRedisTimeout = <T>(call: Promise<T>, ms: number, mapError: (error: unknown) => unknown = (error) => error): Promise<T> =>
+  new Promise<T>((resolve, reject) => {
     // When the timer is due, look at the socket once more before giving up (setImmediate runs after
     // the loop's I/O poll): if this process was busy past the bound, the reply may be waiting there,
-    // and timers run before I/O. Without this a healthy Redis was answered 503 on a starved machine.
-    const timer = setTimeout(() => setImmediate(() => reject(new ServiceUnavailableError(undefined, { cause: new RedisTimeoutError(timeoutMs) }))), timeoutMs);
+    // and timers run before I/O. Without this a healthy Redis was answered 503 on a starved machine
+    // (docs/operations.md, "Timeouts").
+    const timer = setTimeout(() => setImmediate(() => reject(mapError(new RedisTimeoutError(ms)))), ms);
     call.then(
       (value) => {
         clearTimeout(timer);
@@ -43,8 +43,11 @@ export const boundedRedisCall = <T>(call: Promise<T>, timeoutMs: number | undefi
       },
       (error: unknown) => {
         clearTimeout(timer);
-        reject(asUnavailable(error));
+        reject(mapError(error));
       },
     );
   });
-};
+
+/** `call`, bounded by `timeoutMs` (none when undefined), its failures translated by `asUnavailable`. */
+export const boundedRedisCall = <T>(call: Promise<T>, timeoutMs: number | undefined): Promise<T> =>
+  timeoutMs === undefined ? call.catch((error: unknown) => Promise.reject(asUnavailable(error))) : withRedisTimeout(call, timeoutMs, asUnavailable);

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { RedisCallTimeoutError, withRedisTimeout } from './redisCallTimeout.js';
+import { RedisTimeoutError, withRedisTimeout } from './boundedRedisCall.js';
 
 describe('withRedisTimeout', () => {
   beforeEach(() => vi.useFakeTimers());
@@ -11,9 +11,9 @@ describe('withRedisTimeout', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
-  it('given a frozen Redis, then a RedisCallTimeoutError after the bound', async () => {
+  it('given a frozen Redis, then a RedisTimeoutError after the bound', async () => {
     const outcome = withRedisTimeout(new Promise(() => {}), 400);
-    const assertion = expect(outcome).rejects.toThrow(RedisCallTimeoutError);
+    const assertion = expect(outcome).rejects.toThrow(RedisTimeoutError);
     // The bound, then one more turn of the loop (the reply may be waiting in the socket).
     await vi.advanceTimersByTimeAsync(401);
     await assertion;
