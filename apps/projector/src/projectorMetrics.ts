@@ -1,4 +1,5 @@
-import { Counter, Gauge, type Registry } from 'prom-client';
+import { registerScrapedTotal } from '@pubstream/observability';
+import { Gauge, type Registry } from 'prom-client';
 import { sampleCursors, type CursorSample, type CursorSampleSource } from './cursorSample.js';
 
 const CURSORS = ['applied', 'published'] as const;
@@ -41,18 +42,6 @@ const gauge = (registry: Registry, name: string, help: string, read: () => numbe
   });
 };
 
-const total = (registry: Registry, name: string, help: string, read: () => number): void => {
-  new Counter({
-    name,
-    help,
-    registers: [registry],
-    collect() {
-      this.reset();
-      this.inc(read());
-    },
-  });
-};
-
 /**
  * The projector's series on a Prometheus registry, read at scrape time (docs/projections.md,
  * watching a projector): whether it is the active one, where its two cursors stand and how far
@@ -70,6 +59,6 @@ export const registerProjectorMetrics = (registry: Registry, source: CursorSampl
   gauge(registry, 'pubstream_projector_publish_retrying', '1 while publishing fails and is retried (change stream unreachable), else 0; reads stay fresh meanwhile', () =>
     source.snapshot().publisher === 'retrying' ? 1 : 0,
   );
-  total(registry, 'pubstream_projector_events_applied_total', 'Events this projector applied to the read model since it started', () => source.snapshot().eventsApplied);
-  total(registry, 'pubstream_projector_messages_published_total', 'Change messages this projector published since it started', () => source.snapshot().messagesPublished);
+  registerScrapedTotal(registry, 'pubstream_projector_events_applied_total', 'Events this projector applied to the read model since it started', () => source.snapshot().eventsApplied);
+  registerScrapedTotal(registry, 'pubstream_projector_messages_published_total', 'Change messages this projector published since it started', () => source.snapshot().messagesPublished);
 };

@@ -36,3 +36,19 @@ export const createHttpMetrics = (registry: Registry): HttpMetrics => ({
     registers: [registry],
   }),
 });
+
+/**
+ * A counter whose value is read at scrape time from a total the caller keeps anyway (no work on
+ * the path that counts): the hub's frames, the projector's events.
+ */
+export const registerScrapedTotal = (registry: Registry, name: string, help: string, read: () => number): void => {
+  new Counter({
+    name,
+    help,
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(read());
+    },
+  });
+};

@@ -1,18 +1,6 @@
-import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { registerScrapedTotal } from '@pubstream/observability';
+import { Gauge, Histogram, type Registry } from 'prom-client';
 import type { FanoutHub } from './fanoutHub.js';
-
-/** A counter whose value is read at scrape time (a total the hub keeps anyway). */
-const scrapedTotal = (registry: Registry, name: string, help: string, read: () => number): void => {
-  new Counter({
-    name,
-    help,
-    registers: [registry],
-    collect() {
-      this.reset();
-      this.inc(read());
-    },
-  });
-};
 
 /**
  * Exposes the hub's state on a Prometheus registry (docs/operations.md, "Metrics"), read at scrape
@@ -27,8 +15,8 @@ export const registerFanoutHubMetrics = (registry: Registry, hub: FanoutHub): vo
     registers: [registry],
   });
   hub.observeFanout((seconds) => latency.observe(seconds));
-  scrapedTotal(registry, 'pubstream_sse_frames_sent_total', 'SSE frames handed to /subscribe streams since start (a frame sent to N streams counts N)', () => hub.stats().framesSent);
-  scrapedTotal(registry, 'pubstream_sse_slow_consumer_cuts_total', 'Streams cut since start because their client did not read fast enough (reconnect reason slow_consumer)', () => hub.stats().ended.slow_consumer ?? 0);
+  registerScrapedTotal(registry, 'pubstream_sse_frames_sent_total', 'SSE frames handed to /subscribe streams since start (a frame sent to N streams counts N)', () => hub.stats().framesSent);
+  registerScrapedTotal(registry, 'pubstream_sse_slow_consumer_cuts_total', 'Streams cut since start because their client did not read fast enough (reconnect reason slow_consumer)', () => hub.stats().ended.slow_consumer ?? 0);
   new Gauge({
     name: 'pubstream_sse_streams',
     help: 'Open /subscribe streams on this node, by state',
