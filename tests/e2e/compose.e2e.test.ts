@@ -82,8 +82,19 @@ describeWithContainers('infra/docker-compose.yml: the distributed profile with d
     await admin('PUT', '/admin/collections/news/items/first', { data: { title: 'First' } });
     const { key } = (await admin('POST', '/admin/keys', { name: 'compose', type: 'test', allowedDomains: [] })) as { key: string };
 
-    for (const port of [ports.api1, ports.api2]) {
+    // The projector may still be starting (it waits for a healthy admin) or catching up: until then
+    // an API node cannot tell an unknown key from a new one and answers 503 with Retry-After, which
+    // a client retries. Anything else (401, 404, 500) fails at once.
+    const readFirst = async (port: number) => {
       const response = await fetch(`http://127.0.0.1:${port}/public/collections/news/data`, { headers: { 'X-API-Key': key } });
+      if (response.status === 503) {
+        expect(response.headers.get('retry-after')).toMatch(/^\d+$/);
+        throw new Error(`api on ${port}: 503 ${await response.text()}`);
+      }
+      return response;
+    };
+    for (const port of [ports.api1, ports.api2]) {
+      const response = await vi.waitFor(() => readFirst(port), { timeout: 60_000, interval: 500 });
       expect(response.status).toBe(200);
       expect(((await response.json()) as { data: { dataId: string }[] }).data.map((item) => item.dataId)).toEqual(['first']);
     }
@@ -103,5 +114,5 @@ describeWithContainers('infra/docker-compose.yml: the distributed profile with d
     }
     const fromFirst = await fetch(`http://127.0.0.1:${ports.api1}/public/data/second`, { headers: { 'X-API-Key': key } });
     expect(fromFirst.status).toBe(200);
-  }, 60_000);
+  }, 120_000);
 });
