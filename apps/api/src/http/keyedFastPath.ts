@@ -25,6 +25,21 @@ interface KoaInternals {
 const endOfChain: Next = () => Promise.resolve();
 
 /**
+ * Runs `outer[index]`, whose `next` runs the rest and finally the handler, as koa-compose would.
+ * A module-level function: no named closure per request (tsx and esbuild's keepNames wrap each).
+ */
+const runFrom = (outer: readonly Middleware[], index: number, ctx: Context, handler: Middleware): Promise<void> => {
+  const middleware = outer[index];
+  try {
+    if (!middleware) return Promise.resolve(handler(ctx, endOfChain));
+    return Promise.resolve(middleware(ctx, () => runFrom(outer, index + 1, ctx, handler)));
+  } catch (error) {
+    // A middleware that throws before returning its promise, as koa-compose treats it.
+    return Promise.reject(error);
+  }
+};
+
+/**
  * The node:http listener of the public API (docs/public-api.md, "Hot path"): a keyed read in its
  * canonical spelling (keyedRouteMatch.ts) runs the outer middleware and its route handler
  * directly, nested calls instead of the composed chain, without the CORS-preflight and
@@ -34,13 +49,6 @@ const endOfChain: Next = () => Promise.resolve();
 export const keyedFastPath = (deps: KeyedFastPathDeps): RequestListener => {
   const chain = deps.app.callback();
   const koa = deps.app as unknown as KoaInternals;
-  const run = (ctx: Context, handler: Middleware): Promise<void> => {
-    const step = (index: number): Promise<void> => {
-      const middleware = deps.outer[index];
-      return middleware ? Promise.resolve(middleware(ctx, () => step(index + 1))) : Promise.resolve(handler(ctx, endOfChain));
-    };
-    return step(0);
-  };
   return (req, res) => {
     const match = matchKeyedRoute(req.method, req.url);
     if (match === null) return chain(req, res);
@@ -50,6 +58,6 @@ export const keyedFastPath = (deps: KeyedFastPathDeps): RequestListener => {
     // What the router sets on a match and what the middleware read: the parameters and the pattern.
     ctx.params = match.params;
     (ctx as { _matchedRoute?: string })._matchedRoute = match.pattern;
-    return koa.handleRequest(ctx, (c) => run(c, handler));
+    return koa.handleRequest(ctx, (c) => runFrom(deps.outer, 0, c, handler));
   };
 };
