@@ -1,6 +1,10 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+// AsyncLocalStorage and async hooks switch on promise hooks for the whole process: every promise of
+// every request pays for them (docs/decisions.md, "No AsyncLocalStorage on the hot path").
+const NO_ASYNC_HOOKS = ['node:async_hooks', 'async_hooks'].map((name) => ({ name, message: 'No AsyncLocalStorage or async hooks: pass state explicitly (docs/decisions.md).' }));
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', '.tmp/**', 'bench-results/**', 'libs/client/dist/**'] },
   js.configs.recommended,
@@ -10,6 +14,7 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
+      'no-restricted-imports': ['error', { paths: NO_ASYNC_HOOKS }],
       'no-restricted-syntax': [
         'error',
         { selector: "CallExpression[callee.object.name=/^(it|test|describe)$/][callee.property.name='only']", message: 'No focused tests.' },
@@ -21,7 +26,7 @@ export default tseslint.config(
     // The domain is pure: no I/O, no infrastructure clients (docs/architecture.md, "Layout").
     files: ['libs/domain/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: ['node:*', 'redis', 'kafkajs', '@eventstore/*', 'koa', '@koa/*', 'better-sqlite3', '@pubstream/*'] }],
+      'no-restricted-imports': ['error', { paths: NO_ASYNC_HOOKS, patterns: ['node:*', 'redis', 'kafkajs', '@eventstore/*', 'koa', '@koa/*', 'better-sqlite3', '@pubstream/*'] }],
     },
   },
   {
@@ -32,7 +37,7 @@ export default tseslint.config(
     ignores: ['libs/**/src/**/*.test.ts', 'libs/testing/**', 'libs/testcontainers/src/defaultImage.ts'],
     rules: {
       'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Libraries take config as arguments; only apps/*/src/config.ts reads the environment.' }],
-      'no-restricted-imports': ['error', { patterns: ['@pubstream/api', '@pubstream/admin', '@pubstream/projector', '@pubstream/cli'] }],
+      'no-restricted-imports': ['error', { paths: NO_ASYNC_HOOKS, patterns: ['@pubstream/api', '@pubstream/admin', '@pubstream/projector', '@pubstream/cli'] }],
     },
   },
   {

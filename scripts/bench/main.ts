@@ -2,6 +2,7 @@
 // time, stops everything, prints a table of ratios against baselines measured in the same run.
 import { startChild } from './childProcess.js';
 import { runLoad } from './httpLoad.js';
+import { cpuMicrosPerRequest, processCpuSeconds } from './processCpu.js';
 import { renderTable, writeResults, type BenchRow } from './report.js';
 import { runPeers } from './peers/peerScenarios.js';
 import { runScenarios } from './scenarios.js';
@@ -19,7 +20,10 @@ const baseline = async (name: string, entry: string, path: string): Promise<void
   try {
     const url = `http://127.0.0.1:${server.match[1]}`;
     await runLoad(url, { path }, { connections: 100, durationSeconds: 1 }); // warm-up
+    const cpuBefore = processCpuSeconds(server.child.pid);
     const result = await runLoad(url, { path }, { connections: 100, durationSeconds: seconds });
+    const cpuMicros = cpuMicrosPerRequest(cpuBefore, processCpuSeconds(server.child.pid), result.total);
+    notes.push(`${name}: ${Math.round(cpuMicros)} µs server CPU per request`);
     rows.push({
       scenario: name,
       profile: 'baseline',
@@ -29,7 +33,7 @@ const baseline = async (name: string, entry: string, path: string): Promise<void
       p99Ms: result.p99Ms,
       peakRssMb: server.peakRssBytes() / 2 ** 20,
     });
-    console.log(`  ${name}: ${Math.round(result.requestsPerSecond)} req/s`);
+    console.log(`  ${name}: ${Math.round(result.requestsPerSecond)} req/s, ${Math.round(cpuMicros)} µs CPU/req`);
   } finally {
     await server.stop();
   }
@@ -38,7 +42,7 @@ const baseline = async (name: string, entry: string, path: string): Promise<void
 console.log(`Pubstream benchmarks (${quick ? 'quick' : 'full'}), loopback only, ${seconds} s per load`);
 if (peers) await runPeers({ quick, seconds, rows, notes, only });
 else {
-  if (!only || only === 'baseline') {
+  if (!only || only === 'baseline' || only.startsWith('hotpath')) {
     await baseline('node:http hello (100 conn)', 'scripts/bench/baselines/nodeHello.ts', '/');
     await baseline('koa hello (100 conn)', 'scripts/bench/baselines/koaHello.ts', '/hello');
   }

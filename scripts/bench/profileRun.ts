@@ -1,5 +1,6 @@
 import { createBenchKeys } from './adminClient.js';
 import { runLoad, type LoadRequest, type LoadResult } from './httpLoad.js';
+import { cpuMicrosPerRequest, processCpuSeconds } from './processCpu.js';
 import type { BenchRow } from './report.js';
 import type { Profile, ScenarioContext } from './scenarioContext.js';
 import type { BenchService } from './service.js';
@@ -13,8 +14,11 @@ export interface ProfileRun {
   readonly keys: readonly string[];
   /** Records a row and prints it. */
   push(row: BenchRow): void;
-  /** A 1 s warm-up, then `context.seconds` of load; non-2xx answers and errors become notes. */
-  load(scenario: string, requests: LoadRequest[], connections: number): Promise<LoadResult>;
+  /**
+   * A 1 s warm-up, then `context.seconds` of load; non-2xx answers and errors become notes. Also
+   * the API process's CPU time per request of the measured part (NaN without /proc).
+   */
+  load(scenario: string, requests: LoadRequest[], connections: number): Promise<LoadResult & { apiCpuMicrosPerRequest: number }>;
 }
 
 /** The same request once per key. */
@@ -36,8 +40,10 @@ export const startProfileRun = async (profile: Profile, service: BenchService, c
   },
   async load(scenario, requests, connections) {
     await runLoad(service.publicUrl, requests, { connections, durationSeconds: 1 }); // warm-up
+    const cpuBefore = processCpuSeconds(service.api.child.pid);
     const result = await runLoad(service.publicUrl, requests, { connections, durationSeconds: context.seconds });
+    const apiCpuMicrosPerRequest = cpuMicrosPerRequest(cpuBefore, processCpuSeconds(service.api.child.pid), result.total);
     if (result.non2xx > 0 || result.errors > 0) context.notes.push(`${profile} / ${scenario}: ${result.non2xx} non-2xx and ${result.errors} errors of ${result.total} requests`);
-    return result;
+    return { ...result, apiCpuMicrosPerRequest };
   },
 });

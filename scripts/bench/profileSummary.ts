@@ -1,6 +1,6 @@
-// `node --import tsx scripts/bench/profileSummary.ts <file.cpuprofile> [top] [--last=<seconds>]`:
+// `node --import tsx scripts/bench/profileSummary.ts <file.cpuprofile> [top] [--last=<seconds>] [--skip-last=<seconds>]`:
 // self time of a `node --cpu-prof` profile by function and by file (only the last seconds of the
-// run with --last), the summaries docs/BENCHMARKS.md quotes.
+// run with --last, leaving out the very last seconds with --skip-last), the summaries docs/BENCHMARKS.md quotes.
 import { readFileSync } from 'node:fs';
 
 interface ProfileNode {
@@ -15,6 +15,7 @@ interface CpuProfile {
 
 const [file, topText] = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const lastSeconds = Number(process.argv.find((a) => a.startsWith('--last='))?.slice('--last='.length) ?? Infinity);
+const skipLastSeconds = Number(process.argv.find((a) => a.startsWith('--skip-last='))?.slice('--skip-last='.length) ?? 0);
 if (!file) throw new Error('usage: profileSummary.ts <file.cpuprofile> [top]');
 const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
@@ -24,7 +25,7 @@ let at = 0;
 profile.samples.forEach((id, i) => {
   const delta = profile.timeDeltas[i] ?? 0;
   at += delta;
-  if (span - at <= lastSeconds * 1e6) selfUs.set(id, (selfUs.get(id) ?? 0) + delta);
+  if (span - at <= (lastSeconds + skipLastSeconds) * 1e6 && span - at >= skipLastSeconds * 1e6) selfUs.set(id, (selfUs.get(id) ?? 0) + delta);
 });
 const total = [...selfUs.values()].reduce((a, b) => a + b, 0);
 const add = (map: Map<string, number>, key: string, us: number) => map.set(key, (map.get(key) ?? 0) + us);

@@ -1,5 +1,6 @@
 import { measureCrossProcessFanout, measureCrossProcessLog } from './crossProcessScenario.js';
 import { startBenchKafka, startBenchRedis } from './localBackends.js';
+import { runHotPath } from './hotPathScenario.js';
 import { runCompressionProfile, runProfile } from './profileScenarios.js';
 import { redisBenchmarkGet } from './redisBaseline.js';
 import { runResumeScenario } from './resumeScenario.js';
@@ -22,6 +23,7 @@ const onEmbedded = async (title: string, measure: (service: Awaited<ReturnType<t
 export const runScenarios = async (context: ScenarioContext): Promise<void> => {
   const { only } = context;
   if (only === 'crossprocess') return runCrossProcess(context);
+  if (only === 'hotpath' || only === 'hotpath-redis') return runHotPath(context);
   if (!only || only === 'streams') await runStreamScenarios(context);
   if (only === 'compression') await onEmbedded('Compression (embedded profile, 2,000 items)', (service) => runCompressionProfile('embedded', service, context));
   if (!only) await measureCrossProcessLog(context);

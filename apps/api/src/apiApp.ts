@@ -8,6 +8,7 @@ import { createApiReadiness } from './apiReadiness.js';
 import type { ApiStores } from './apiStores.js';
 import type { CachePolicy } from './http/cachePolicy.js';
 import { corsPreflight } from './http/cors.js';
+import { keyedFastPath } from './http/keyedFastPath.js';
 import { rateLimitRefusals } from './http/rateLimitRefusals.js';
 import { createReplyEdge } from './http/replyEdge.js';
 import { createMinPositionGate } from './positions/minPosition.js';
@@ -103,14 +104,13 @@ export const createApiApp = async (deps: ApiAppDeps): Promise<ApiApp> => {
     timeoutMs: deps.config.readinessTimeoutMs ?? 1_000,
   });
   const subscribe = deps.streams ? createSubscribeRoute({ ...deps.streams, access }) : null;
-  const router = createPublicRouter({ readModel: deps.stores.readModel, history: deps.stores.history, access, edge, minPosition, subscribe, readiness, metrics });
+  const { router, keyed } = createPublicRouter({ readModel: deps.stores.readModel, history: deps.stores.history, access, edge, minPosition, subscribe, readiness, metrics });
 
   const app = new Koa({ proxy: false });
   app.silent = true;
-  app.use(requestContext({ logger: deps.logger, accessLog: deps.config.accessLog }));
-  app.use(requestMetrics(metrics));
-  app.use(errorMiddleware({ logger: deps.logger }));
-  app.use(rateLimitRefusals(metrics));
+  // The middleware before the router; the hot path runs the same ones (docs/public-api.md, "Hot path").
+  const outer = [requestContext({ logger: deps.logger, accessLog: deps.config.accessLog }), requestMetrics(metrics), errorMiddleware({ logger: deps.logger }), rateLimitRefusals(metrics)];
+  for (const middleware of outer) app.use(middleware);
   app.use(corsPreflight());
   app.use(publicApiReference());
   app.use(router.routes());
@@ -121,7 +121,7 @@ export const createApiApp = async (deps: ApiAppDeps): Promise<ApiApp> => {
     access,
     usage,
     positionWaiter,
-    callback: () => app.callback(),
+    callback: () => keyedFastPath({ app, outer, routes: keyed }),
     async close() {
       positionWaiter.close();
       await access.close();

@@ -1,7 +1,6 @@
 import type { ChangeSignal } from './changeSignal.js';
 import type { EventSubscription, RecordedEvent } from './eventStore.js';
-import { handlerScope } from './handlerScope.js';
-import { runningSubscription } from './runningSubscription.js';
+import { runningSubscription, type Deliver } from './runningSubscription.js';
 
 export interface PollingSubscriptionOptions {
   readonly after: number;
@@ -30,7 +29,7 @@ export const startPollingSubscription = (
     signalStop = resolve;
   });
 
-  const run = async (subscription: EventSubscription): Promise<void> => {
+  const run = async (deliver: Deliver): Promise<void> => {
     let cursor = options.after;
     while (!closed) {
       const seen = options.changes.version;
@@ -41,12 +40,12 @@ export const startPollingSubscription = (
         await options.changes.waitForChange(seen, options.pollIntervalMs, stop);
         continue;
       }
-      await handlerScope.run(subscription, () => handler(batch));
+      await deliver(batch);
       cursor = last.position;
     }
   };
 
-  return runningSubscription(run, () => {
+  return runningSubscription(handler, run, () => {
     closed = true;
     signalStop();
   });

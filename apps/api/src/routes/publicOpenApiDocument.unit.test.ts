@@ -13,7 +13,7 @@ const committed = new URL('../../../../docs/openapi/public-api.json', import.met
 describe('the public OpenAPI document (generated from publicContract.ts)', () => {
   it('names exactly the routes the router serves, and the reference that apiReference serves', () => {
     const noop = async () => undefined;
-    const router = createPublicRouter({ readModel: {} as never, access: {} as never, edge: {} as never, history: {} as never, minPosition: {} as never, subscribe: noop, readiness: { report: noop as never }, metrics: createMetricsRegistry({ app: 'api', collectDefaults: false }) });
+    const { router } = createPublicRouter({ readModel: {} as never, access: {} as never, edge: {} as never, history: {} as never, minPosition: {} as never, subscribe: noop, readiness: { report: noop as never }, metrics: createMetricsRegistry({ app: 'api', collectDefaults: false }) });
     const served = router.stack.flatMap((layer) => layer.methods.filter((method) => method !== 'HEAD').map((method) => `${method} ${layer.path}`));
     const referencePaths = Object.values(API_REFERENCE_PATHS).map((path) => `GET ${path}`);
     const documented = Object.entries(document.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${toRouterPath(path)}`));

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { generateApiKey, hashApiKey, type RateLimiter } from '@pubstream/access';
 import { createInProcessChangeStream, type ChangeStream } from '@pubstream/change-stream';
 import type { KeyType, PlanName, SortableField } from '@pubstream/domain';
-import { createLogger } from '@pubstream/observability';
+import { createLogger, type Logger } from '@pubstream/observability';
 import { APPLIED_CHECKPOINT, createMemoryStores, withPosition, type KeyRecord, type ReadModelOp, type Stores } from '@pubstream/read-model';
 import { createApiApp, type ApiApp, type ApiConfig } from '../apiApp.js';
 
@@ -33,7 +33,16 @@ let position = 0;
 let keySeq = 0;
 
 export const startApiHarness = async (
-  options: { config?: Partial<ApiConfig>; now?: () => Date; rateLimiter?: RateLimiter; stores?: Stores; caughtUp?: boolean; resumeWindowMs?: number } = {},
+  options: {
+    config?: Partial<ApiConfig>;
+    now?: () => Date;
+    rateLimiter?: RateLimiter;
+    stores?: Stores;
+    caughtUp?: boolean;
+    resumeWindowMs?: number;
+    /** Default: silent. */
+    logger?: Logger;
+  } = {},
 ): Promise<ApiHarness> => {
   const now = options.now ?? (() => new Date());
   const stores = options.stores ?? createMemoryStores({ now });
@@ -46,7 +55,7 @@ export const startApiHarness = async (
     changeStream,
     rateLimiter: options.rateLimiter,
     config: { acceptTestKeys: true, requireBrowserOrigin: false, rateLimitWindow: 'minute', ...options.config },
-    logger: createLogger({ level: 'silent', name: 'api-test' }),
+    logger: options.logger ?? createLogger({ level: 'silent', name: 'api-test' }),
     now,
   });
   const server: Server = createServer(api.callback());

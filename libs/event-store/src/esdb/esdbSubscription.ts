@@ -1,8 +1,7 @@
 import { STREAM_PREFIXES } from '@pubstream/domain';
 import { streamNameFilter, type AllStreamResolvedEvent, type EventStoreDBClient } from '@eventstore/db-client';
 import type { EventSubscription, RecordedEvent } from '../eventStore.js';
-import { handlerScope } from '../handlerScope.js';
-import { runningSubscription } from '../runningSubscription.js';
+import { runningSubscription, type Deliver } from '../runningSubscription.js';
 import { isTransientEsdbError, toPortError } from './esdbErrors.js';
 import { portEventsOfBatch } from './esdbEventMapping.js';
 import { toEsdbReadPosition } from './esdbPosition.js';
@@ -49,11 +48,11 @@ export const startEsdbSubscription = (
   const state: LoopState = { closed: false, cursor: options.after, unsubscribeCurrent: async () => undefined };
   const pause = createCancellablePause();
 
-  const run = async (subscription: EventSubscription): Promise<void> => {
+  const run = async (deliverToHandler: Deliver): Promise<void> => {
     let delay = options.retry.initialDelayMs;
     const deliver = async (events: RecordedEvent[]): Promise<void> => {
       try {
-        await handlerScope.run(subscription, () => handler(events));
+        await deliverToHandler(events);
       } catch (error) {
         throw new HandlerFailure(error);
       }
@@ -69,7 +68,7 @@ export const startEsdbSubscription = (
     }
   };
 
-  return runningSubscription(run, async () => {
+  return runningSubscription(handler, run, async () => {
     state.closed = true;
     pause.stop();
     await state.unsubscribeCurrent();
