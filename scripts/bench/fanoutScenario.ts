@@ -40,6 +40,7 @@ export const measureFanout = async (run: ProfileRun): Promise<void> => {
   const perStream = (service.api.rssBytes() - rssBefore) / load.connected();
   const framesBefore = load.frames();
   const cpuBefore = processCpuSeconds(service.api.child.pid);
+  const clientCpuBefore = process.cpuUsage();
   const histogramBefore = await scrapeFanout(service.publicUrl);
   const started = performance.now();
   const writes: Promise<boolean>[] = [];
@@ -55,6 +56,8 @@ export const measureFanout = async (run: ProfileRun): Promise<void> => {
   const frames = load.frames() - framesBefore;
   const delivered = frames / elapsed;
   const cpuMicrosPerFrame = ((processCpuSeconds(service.api.child.pid) - cpuBefore) * 1e6) / frames;
+  const clientCpu = process.cpuUsage(clientCpuBefore);
+  const clientMicrosPerFrame = (clientCpu.user + clientCpu.system) / frames;
   const histogramAfter = await scrapeFanout(service.publicUrl);
   const serverMs = (p: number): string => `≤ ${bucketPercentileMs(histogramBefore, histogramAfter, p)} ms`;
   const latencies = load.latencies();
@@ -72,7 +75,7 @@ export const measureFanout = async (run: ProfileRun): Promise<void> => {
     peakRssMb: bytesToMb(service.api.peakRssBytes()),
     target: `p99 ≤ ${targetMs(run)} ms, nothing lost`,
     met: p99 <= targetMs(run) && lost === 0,
-    note: `${load.connected()} connected; server CPU ${cpuMicrosPerFrame.toFixed(2)} µs per delivered frame; server-side fanout (hub to end of socket writes) p50 ${serverMs(50)}, p99 ${serverMs(99)}; ${lost} of ${acknowledged * load.sampled()} item updates lost at ${load.sampled()} parsing subscribers`,
+    note: `${load.connected()} connected; CPU per delivered frame: server ${cpuMicrosPerFrame.toFixed(2)} µs, load generator ${clientMicrosPerFrame.toFixed(2)} µs (${run.context.bareSubscribers ? 'bare sockets' : 'http.get'}); server-side fanout (hub to end of socket writes) p50 ${serverMs(50)}, p99 ${serverMs(99)}; ${lost} of ${acknowledged * load.sampled()} item updates lost at ${load.sampled()} parsing subscribers`,
   });
   push({
     scenario: 'SSE server RSS per idle stream',
