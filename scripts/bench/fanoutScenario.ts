@@ -25,6 +25,18 @@ const scrapeFanout = async (publicUrl: string): Promise<HistogramBuckets> => {
 /** Issue 20's p99 targets: 150 ms in one process, 250 ms through Redis + Kafka. */
 const targetMs = (run: ProfileRun): number => (run.profile === 'embedded' ? 150 : 250);
 
+/** Writes the hot item `perSecond` times a second (its data: the time and a seq from 1); returns the writes acknowledged. */
+const writeAtRate = async (run: ProfileRun, perSecond: number, seconds: number): Promise<number> => {
+  const started = performance.now();
+  const writes: Promise<boolean>[] = [];
+  for (let seq = 1; seq <= seconds * perSecond; seq++) {
+    const write = adminCall(run.service, 'PUT', '/collections/live/items/hot', { data: { ts: Date.now(), seq } });
+    writes.push(write.then(() => true, () => false));
+    await sleep(Math.max(0, started + (seq * 1_000) / perSecond - performance.now()));
+  }
+  return (await Promise.all(writes)).filter(Boolean).length;
+};
+
 /** N subscribers to one hot item and one collection while an operator writes the item W times a second. */
 export const measureFanout = async (run: ProfileRun): Promise<void> => {
   const { profile, service, context, push } = run;
@@ -43,14 +55,7 @@ export const measureFanout = async (run: ProfileRun): Promise<void> => {
   const clientCpuBefore = process.cpuUsage();
   const histogramBefore = await scrapeFanout(service.publicUrl);
   const started = performance.now();
-  const writes: Promise<boolean>[] = [];
-  const intervalMs = 1_000 / writesPerSecond;
-  for (let seq = 1; seq <= writeSeconds * writesPerSecond; seq++) {
-    const write = adminCall(service, 'PUT', '/collections/live/items/hot', { data: { ts: Date.now(), seq } });
-    writes.push(write.then(() => true, () => false));
-    await sleep(Math.max(0, started + seq * intervalMs - performance.now()));
-  }
-  const acknowledged = (await Promise.all(writes)).filter(Boolean).length;
+  const acknowledged = await writeAtRate(run, writesPerSecond, writeSeconds);
   await sleep(1_000);
   const elapsed = (performance.now() - started) / 1000;
   const frames = load.frames() - framesBefore;
