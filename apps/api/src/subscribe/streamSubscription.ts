@@ -32,7 +32,7 @@ export class StreamSubscription {
   /**
    * Per collection, the seq of the last page read applied and the JSON the client has: one lookup
    * per page delivery (10,000 streams × every recompute), updated in place. Made on first use, as
-   * are the buffers below: an idle stream holds no empty maps it never needs.
+   * is the page buffer below: a stream of items only holds no empty maps it never needs.
    */
   private pages: Map<string, SentPage> | null = null;
   private bufferedItems: ItemDelta[] = [];
