@@ -11,6 +11,12 @@ const quick = process.argv.includes('--quick');
 const peers = process.argv.includes('--peers');
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
 const seconds = quick ? 3 : 10;
+const numberFlag = (name: string): number | undefined => {
+  const value = process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+  return value === undefined ? undefined : Number(value);
+};
+const bareSubscribers = process.argv.includes('--bare-subscribers');
+const fanout = { subscribers: numberFlag('subscribers'), writesPerSecond: numberFlag('writes') };
 const startedAt = new Date();
 const rows: BenchRow[] = [];
 const notes: string[] = [];
@@ -46,12 +52,21 @@ else {
     await baseline('node:http hello (100 conn)', 'scripts/bench/baselines/nodeHello.ts', '/');
     await baseline('koa hello (100 conn)', 'scripts/bench/baselines/koaHello.ts', '/hello');
   }
-  await runScenarios({ quick, seconds, rows, notes, only });
+  await runScenarios({ quick, seconds, rows, notes, only, fanout, bareSubscribers });
 }
 
 // A partial run (--only) never replaces the table of the last complete one.
 const tableFile = only ? null : peers ? 'docs/BENCHMARKS-peers.md' : 'docs/BENCHMARKS-table.md';
-const flags = [quick ? '--quick' : '', peers ? '--peers' : '', only ? `--only=${only}` : ''].filter(Boolean).join(' ');
+const flags = [
+  quick ? '--quick' : '',
+  peers ? '--peers' : '',
+  only ? `--only=${only}` : '',
+  fanout.subscribers === undefined ? '' : `--subscribers=${fanout.subscribers}`,
+  fanout.writesPerSecond === undefined ? '' : `--writes=${fanout.writesPerSecond}`,
+  bareSubscribers ? '--bare-subscribers' : '',
+]
+  .filter(Boolean)
+  .join(' ');
 console.log('\n' + renderTable(rows));
 writeResults(rows, { quick, command: `npm run bench${flags ? ` -- ${flags}` : ''}`, startedAt, notes }, tableFile);
 console.log(`\nwrote bench-results/latest.json${quick || !tableFile ? '' : ` and ${tableFile}`}`);

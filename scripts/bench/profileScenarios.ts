@@ -27,6 +27,11 @@ export const runCompressionProfile = async (profile: Profile, service: BenchServ
   await measureCompression(run);
 };
 
+/** Only the fanout rows (`npm run bench -- --only=fanout`): no items loaded, nothing else measured. */
+export const runFanoutProfile = async (profile: Profile, service: BenchService, context: ScenarioContext): Promise<void> => {
+  await measureFanout(await startProfileRun(profile, service, context));
+};
+
 /** Creates the `bench` collection; the first 20,000 items are timed, the rest only loaded. */
 const measureImport = async (run: ProfileRun, items: number): Promise<void> => {
   await adminCall(run.service, 'POST', '/collections', { slug: 'bench', name: 'Bench', sortableFields: [{ name: 'score', type: 'number' }] });

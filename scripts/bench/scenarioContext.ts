@@ -7,6 +7,10 @@ export interface ScenarioContext {
   readonly rows: BenchRow[];
   readonly notes: string[];
   readonly only?: string;
+  /** `--subscribers=N --writes=N`: the fanout scenario's size instead of the mode's default. */
+  readonly fanout?: { readonly subscribers?: number; readonly writesPerSecond?: number };
+  /** `--bare-subscribers`: the fanout's counting subscribers on bare TCP sockets (rawSubscriber.ts). */
+  readonly bareSubscribers?: boolean;
 }
 
 export type Profile = BenchRow['profile'];

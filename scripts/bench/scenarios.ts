@@ -1,7 +1,7 @@
 import { measureCrossProcessFanout, measureCrossProcessLog } from './crossProcessScenario.js';
 import { startBenchKafka, startBenchRedis } from './localBackends.js';
 import { runHotPath } from './hotPathScenario.js';
-import { runCompressionProfile, runProfile } from './profileScenarios.js';
+import { runCompressionProfile, runFanoutProfile, runProfile } from './profileScenarios.js';
 import { redisBenchmarkGet } from './redisBaseline.js';
 import { runResumeScenario } from './resumeScenario.js';
 import { measureReplay } from './replay.js';
@@ -24,6 +24,8 @@ export const runScenarios = async (context: ScenarioContext): Promise<void> => {
   const { only } = context;
   if (only === 'crossprocess') return runCrossProcess(context);
   if (only === 'hotpath' || only === 'hotpath-redis') return runHotPath(context);
+  if (only === 'fanout' || only === 'fanout-embedded') await onEmbedded('Fanout, embedded profile', (service) => runFanoutProfile('embedded', service, context));
+  if (only === 'fanout' || only === 'fanout-distributed') return runDistributedFanout(context);
   if (!only || only === 'streams') await runStreamScenarios(context);
   if (only === 'compression') await onEmbedded('Compression (embedded profile, 2,000 items)', (service) => runCompressionProfile('embedded', service, context));
   if (!only) await measureCrossProcessLog(context);
@@ -76,6 +78,28 @@ const runCrossProcess = async (context: ScenarioContext): Promise<void> => {
   try {
     if (redis && kafka) await measureCrossProcessFanout(redis.url, kafka.url, context);
     else context.notes.push('cross-process fanout skipped: no Redis or Kafka could be started.');
+  } finally {
+    kafka?.stop();
+    redis?.stop();
+  }
+};
+
+/** `--only=fanout` (after the embedded profile) or `--only=fanout-distributed`: the fanout through Redis + Kafka. */
+const runDistributedFanout = async (context: ScenarioContext): Promise<void> => {
+  const redis = startBenchRedis();
+  const kafka = redis ? startBenchKafka() : null;
+  try {
+    if (!redis || !kafka) {
+      context.notes.push('Redis + Kafka fanout skipped: no Redis or Kafka could be started.');
+      return;
+    }
+    console.log('\nFanout, distributed profile (Redis + Kafka)');
+    const service = await startDistributedService(redis.url, kafka.url);
+    try {
+      await runFanoutProfile('redis+kafka', service, context);
+    } finally {
+      await service.stop();
+    }
   } finally {
     kafka?.stop();
     redis?.stop();

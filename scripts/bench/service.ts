@@ -58,7 +58,8 @@ export const startEmbeddedService = async (extraEnv: NodeJS.ProcessEnv = {}): Pr
  */
 export const startDistributedService = async (redisUrl: string, kafkaBrokers: string): Promise<BenchService> => {
   const { port, adminPort, env: shared, service } = await prepare();
-  const env: NodeJS.ProcessEnv = { ...shared, ADMIN_HOST: '127.0.0.1', REDIS_URL: redisUrl, KAFKA_BROKERS: kafkaBrokers };
+  // The projector's probe port too: its default (8082) may be taken by another process on the machine.
+  const env: NodeJS.ProcessEnv = { ...shared, ADMIN_HOST: '127.0.0.1', REDIS_URL: redisUrl, KAFKA_BROKERS: kafkaBrokers, PROJECTOR_PORT: String(await freePort()) };
   const projector = await startChild(CLI, ['projector'], { env: { ...env, LOG_LEVEL: 'info' }, ready: /projector active/, timeoutMs: 120_000 });
   const admin = await startChild(CLI, ['admin'], { env, ready: { healthUrl: `http://127.0.0.1:${adminPort}/healthz` }, timeoutMs: 120_000 });
   const api = await startChild(CLI, ['api'], { env, ready: { healthUrl: `http://127.0.0.1:${port}/healthz` }, timeoutMs: 120_000 });

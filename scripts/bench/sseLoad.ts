@@ -1,11 +1,17 @@
 import http from 'node:http';
+import type net from 'node:net';
 import { createParser } from 'eventsource-parser';
+import { openRawCounter } from './rawSubscriber.js';
 
 export interface SseLoad {
   /** Frames (events) received by all subscribers so far. */
   frames(): number;
   /** Write-to-delivery latencies (ms) seen by the sampled subscribers. */
   latencies(): number[];
+  /** Subscribers that parse their stream (one in `sampleEvery`). */
+  sampled(): number;
+  /** Distinct `seq` values above 0 (the writes; 0 is the setup) of item updates the sampled subscribers received, summed over them. */
+  sampledSeqs(): number;
   /** Subscribers that received `connected`. */
   connected(): number;
   close(): void;
@@ -25,28 +31,43 @@ export const createFrameCounter = (): ((chunk: string) => number) => {
   };
 };
 
-/** Records, for item updates, the time from the `ts` a writer put into the item's data to now. */
-const latencyRecorder = (latencies: number[]) =>
+/**
+ * Records, for item updates, the time from the `ts` a writer put into the item's data to now, and
+ * the distinct `seq` values received (a write lost on the way is a seq missing here).
+ */
+const latencyRecorder = (latencies: number[], seqs: Set<number>) =>
   createParser({
     onEvent: (event) => {
       if (event.event !== 'update') return;
-      const payload = JSON.parse(event.data) as { dataId?: string; data: { ts?: number } };
-      if (payload.dataId !== undefined && typeof payload.data.ts === 'number') latencies.push(Date.now() - payload.data.ts);
+      const payload = JSON.parse(event.data) as { dataId?: string; data: { ts?: number; seq?: number } };
+      if (payload.dataId === undefined) return;
+      if (typeof payload.data.ts === 'number') latencies.push(Date.now() - payload.data.ts);
+      if (typeof payload.data.seq === 'number' && payload.data.seq > 0) seqs.add(payload.data.seq);
     },
   });
 
 /**
  * Opens `count` raw SSE connections. Every connection counts frames cheaply (blank-line
  * separators); one in `sampleEvery` parses its stream with eventsource-parser and records the
- * latency from the `ts` a writer put into the item's data to its arrival here.
+ * latency from the `ts` a writer put into the item's data to its arrival here. With `bareSockets`
+ * the counting ones are bare TCP sockets (rawSubscriber.ts), much cheaper for the load generator.
  */
-export const openSubscribers = async (url: string, count: number, sampleEvery: number): Promise<SseLoad> => {
+export const openSubscribers = async (url: string, count: number, sampleEvery: number, options: { bareSockets?: boolean } = {}): Promise<SseLoad> => {
   const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
   let frames = 0;
   let connected = 0;
   const latencies: number[] = [];
-  const requests: http.ClientRequest[] = [];
+  const seqSets: Set<number>[] = [];
+  const requests: (http.ClientRequest | net.Socket)[] = [];
+  const countRaw = (counted: number): void => void (frames += counted);
   const openOne = (index: number) =>
+    options.bareSockets && index % sampleEvery !== 0
+      ? openRawCounter(new URL(url), countRaw).then((socket) => {
+          connected++;
+          requests.push(socket);
+        })
+      : openParsed(index);
+  const openParsed = (index: number) =>
     new Promise<void>((resolve, reject) => {
       const request = http.get(url, { agent }, (response) => {
         if (response.statusCode !== 200) {
@@ -55,7 +76,9 @@ export const openSubscribers = async (url: string, count: number, sampleEvery: n
           return;
         }
         response.setEncoding('utf8');
-        const parser = index % sampleEvery === 0 ? latencyRecorder(latencies) : null;
+        const seqs = new Set<number>();
+        if (index % sampleEvery === 0) seqSets.push(seqs);
+        const parser = index % sampleEvery === 0 ? latencyRecorder(latencies, seqs) : null;
         const countFrames = createFrameCounter();
         response.once('data', () => {
           connected++;
@@ -76,6 +99,8 @@ export const openSubscribers = async (url: string, count: number, sampleEvery: n
   return {
     frames: () => frames,
     latencies: () => latencies,
+    sampled: () => seqSets.length,
+    sampledSeqs: () => seqSets.reduce((sum, seqs) => sum + seqs.size, 0),
     connected: () => connected,
     close: () => {
       for (const request of requests) request.destroy();

@@ -1,3 +1,10 @@
+/** The same frame strings in the same order (a loop, not a closure per call: it runs once per socket per pass). */
+const sameFrames = (frames: readonly string[], last: readonly string[]): boolean => {
+  if (frames.length !== last.length) return false;
+  for (let index = 0; index < frames.length; index++) if (frames[index] !== last[index]) return false;
+  return true;
+};
+
 /** One HTTP/1.1 chunk: hex length, CRLF, the bytes, CRLF. */
 export const httpChunk = (bytes: Buffer): Buffer => Buffer.concat([Buffer.from(`${bytes.length.toString(16)}\r\n`), bytes, Buffer.from('\r\n')]);
 
@@ -39,9 +46,9 @@ export class FrameBytes {
   }
 
   private remember(frames: readonly string[]): void {
-    const last = this.lastBatch;
-    if (frames.length === last.length && frames.every((frame, index) => frame === last[index])) return;
-    this.lastBatch = frames;
+    if (sameFrames(frames, this.lastBatch)) return;
+    // A copy: the caller's array may be a queue's own, emptied and refilled after this write.
+    this.lastBatch = frames.slice();
     this.lastBatchBytes = Buffer.from(frames.length === 1 ? (frames[0] as string) : frames.join(''));
     this.lastBatchChunk = null;
   }

@@ -22,6 +22,16 @@ describe('FrameBytes', () => {
     expect(bytes.batch(['a\n\n', 'b\n\n']).toString()).toBe('a\n\nb\n\n');
   });
 
+  it('given the frames array emptied and refilled by its owner (a queue reused after each write), then the next batch has the new frames', () => {
+    const bytes = new FrameBytes();
+    const queue = ['a\n\n'];
+    expect(bytes.batchChunk(queue).toString()).toBe('3\r\na\n\n\r\n');
+    queue.length = 0;
+    queue.push('b\n\n');
+    expect(bytes.batchChunk(queue).toString()).toBe('3\r\nb\n\n\r\n');
+    expect(bytes.batch(queue).toString()).toBe('b\n\n');
+  });
+
   it('measures frames in UTF-8 bytes, not characters', () => {
     const bytes = new FrameBytes();
     expect(bytes.byteLength('é')).toBe(2);

@@ -52,8 +52,18 @@ export class FrameQueue {
   /** Every frame, whole (call only when nothing is `partial`); the queue is then empty. */
   takeAll(): string[] {
     const frames = this.frames;
+    this.frames = [];
     this.clear();
     return frames;
+  }
+
+  /**
+   * The queued frames, whole (when nothing is `partial`): a view that the next `push` or `clear`
+   * changes. The flush pass reads it and then clears the queue, which keeps its arrays: no three
+   * new arrays per stream per pass (docs/subscriptions.md, "Performance").
+   */
+  get whole(): readonly string[] {
+    return this.frames;
   }
 
   /** The next bytes to send, at most about `maxBytes` (at least one character), frames joined in order. */
@@ -94,9 +104,9 @@ export class FrameQueue {
   }
 
   clear(): void {
-    this.frames = [];
-    this.sizes = [];
-    this.kinds = [];
+    this.frames.length = 0;
+    this.sizes.length = 0;
+    this.kinds.length = 0;
     this.headChars = 0;
     this.headBytes = 0;
     this.bytes = 0;

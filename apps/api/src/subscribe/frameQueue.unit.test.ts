@@ -50,4 +50,15 @@ describe('FrameQueue', () => {
     expect(queue.takeAll()).toEqual(['a\n\n', 'b\n\n']);
     expect(queue).toMatchObject({ length: 0, bytes: 0, countedBytes: 0 });
   });
+
+  it('given frames read whole and the queue cleared, then it is empty and takes the next frames from the start', () => {
+    const queue = queueOf(['a\n\n', 'delta'], ['b\n\n', 'oversize']);
+    expect(queue.whole).toEqual(['a\n\n', 'b\n\n']);
+    queue.clear();
+    expect(queue).toMatchObject({ length: 0, bytes: 0, countedBytes: 0, oversize: 0, whole: [] });
+    queue.push('c\n\n', 3, 'delta');
+    expect(queue.whole).toEqual(['c\n\n']);
+    expect(queue.takeSlice(100)).toBe('c\n\n');
+    expect(queue).toMatchObject({ length: 0, bytes: 0, countedBytes: 0 });
+  });
 });

@@ -48,8 +48,10 @@ export class SocketWriter {
     if (queue.length === 0 || this.res.destroyed || this.res.writableEnded) return;
     // Small, or one delta (whose bytes the subscribers of a pass share): all at once.
     if (!queue.partial && (queue.bytes <= SLICE_BYTES || queue.singleDelta)) {
-      const frames = queue.takeAll();
-      this.accepted(this.chunkSocket ? this.chunkSocket.write(this.bytes.batchChunk(frames)) : this.res.write(this.bytes.batch(frames)));
+      // The shared bytes are found (or made) before the queue is cleared: `whole` is a view of it.
+      const batch = this.chunkSocket ? this.bytes.batchChunk(queue.whole) : this.bytes.batch(queue.whole);
+      queue.clear();
+      this.accepted(this.chunkSocket ? this.chunkSocket.write(batch) : this.res.write(batch));
       afterWrite();
       return;
     }

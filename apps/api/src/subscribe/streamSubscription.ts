@@ -29,10 +29,14 @@ export class StreamSubscription {
   private sink: FrameSink | null = null;
   /** Whether the client holds each item; unknown (a resume) counts as held, so that deletes reach it. */
   private readonly held = new Map<string, boolean>();
-  private readonly pageSeq = new Map<string, number>();
-  private readonly pageJson = new Map<string, string>();
+  /**
+   * Per collection, the seq of the last page read applied and the JSON the client has: one lookup
+   * per page delivery (10,000 streams × every recompute), updated in place. Made on first use, as
+   * is the page buffer below: a stream of items only holds no empty maps it never needs.
+   */
+  private pages: Map<string, SentPage> | null = null;
   private bufferedItems: ItemDelta[] = [];
-  private readonly bufferedPages = new Map<string, PageDelta>();
+  private bufferedPages: Map<string, PageDelta> | null = null;
   private bufferedBytesCount = 0;
   private last = -1;
 
@@ -66,6 +70,7 @@ export class StreamSubscription {
 
   onPage(page: PageDelta): void {
     if (this.phase === 'buffering') {
+      this.bufferedPages ??= new Map();
       const held = this.bufferedPages.get(page.slug);
       if (!held || page.seq > held.seq) this.bufferedPages.set(page.slug, page);
     } else if (this.phase === 'live') {
@@ -92,8 +97,9 @@ export class StreamSubscription {
     this.bufferedItems = [];
     this.bufferedBytesCount = 0;
     for (const delta of buffered) this.deliverItem(delta);
-    for (const page of this.bufferedPages.values()) this.deliverPage(page);
-    this.bufferedPages.clear();
+    const bufferedPages = this.bufferedPages;
+    this.bufferedPages = null;
+    if (bufferedPages) for (const page of bufferedPages.values()) this.deliverPage(page);
     this.phase = 'live';
   }
 
@@ -101,7 +107,7 @@ export class StreamSubscription {
     this.phase = 'closed';
     this.sink = null;
     this.bufferedItems = [];
-    this.bufferedPages.clear();
+    this.bufferedPages = null;
     this.bufferedBytesCount = 0;
   }
 
@@ -119,19 +125,32 @@ export class StreamSubscription {
     this.last = delta.position;
     const held = this.held.get(delta.dataId) ?? true;
     const exists = delta.action === 'update';
-    this.held.set(delta.dataId, exists);
+    // Absent counts as held: an update of a held item changes nothing, and costs no second lookup.
+    if (held !== exists) this.held.set(delta.dataId, exists);
     // A client that never held the item has nothing to delete.
     if (exists || held) this.sink?.write(delta.frame);
   }
 
   private deliverPage(page: PageDelta): void {
-    if (page.seq <= (this.pageSeq.get(page.slug) ?? -1)) return;
-    this.pageSeq.set(page.slug, page.seq);
-    // A recompute that found what the client already has is not news.
-    if (this.pageJson.get(page.slug) === page.json) return;
-    this.pageJson.set(page.slug, page.json);
+    this.pages ??= new Map();
+    const sent = this.pages.get(page.slug);
+    if (!sent) {
+      this.pages.set(page.slug, { seq: page.seq, json: page.json });
+    } else {
+      if (page.seq <= sent.seq) return;
+      sent.seq = page.seq;
+      // A recompute that found what the client already has is not news.
+      if (sent.json === page.json) return;
+      sent.json = page.json;
+    }
     this.sink?.write(page.frame);
   }
+}
+
+/** The last page read a stream applied for one collection, and the JSON its client holds. */
+interface SentPage {
+  seq: number;
+  json: string;
 }
 
 /** A retained change as a delta (framed per stream: a catch-up is rare next to live fanout). */
