@@ -7,6 +7,7 @@
  */
 import { HISTORY_WRITE_LUA } from './historyScripts.js';
 import { COLLECTION_KEYS_LUA } from './redisKeys.js';
+import { WRITE_BUFFER_LUA } from './writeBufferScript.js';
 
 export { COLLECTION_PAGE } from './collectionPageScript.js';
 export { CHECKPOINT, COLLECTION_CHANGES, HISTORY_ENTRIES, HISTORY_FLOOR } from './historyScripts.js';
@@ -16,7 +17,8 @@ export { CHECKPOINT, COLLECTION_CHANGES, HISTORY_ENTRIES, HISTORY_FLOOR } from '
 // Numbers: score = value, member = dataId (equal scores order by dataId). Strings: score 0,
 // member = value with NUL escaped as NUL 0xFF, then NUL, then dataId: byte order of members is
 // code point order of values, then dataId (0xFF never occurs in UTF-8, dataIds start with [A-Za-z0-9]).
-const WRITE_FUNCTIONS = `${COLLECTION_KEYS_LUA}${HISTORY_WRITE_LUA}
+// Writes go through the buffer of writeBufferScript.ts, issued in bulk at the end of the call.
+const WRITE_FUNCTIONS = `${COLLECTION_KEYS_LUA}${WRITE_BUFFER_LUA}${HISTORY_WRITE_LUA}
 local function strMember(value, id) return (string.gsub(value, '%z', '\\0\\255')) .. '\\0' .. id end
 local function numArg(v) return string.format('%.17g', v) end
 local function fieldsOf(json)
@@ -32,44 +34,40 @@ local function dataOf(json)
 end
 local function addField(P, field, value, id)
   if field.type == 'number' and type(value) == 'number' then
-    redis.call('ZADD', sortedKey(P, field.name), numArg(value), id)
+    zsetWrite(sortedKey(P, field.name), id, numArg(value))
   elseif field.type == 'string' and type(value) == 'string' then
-    redis.call('ZADD', sortedKey(P, field.name), 0, strMember(value, id))
+    zsetWrite(sortedKey(P, field.name), strMember(value, id), '0')
   else
-    redis.call('ZADD', missingKey(P, field.name), 0, id)
+    zsetWrite(missingKey(P, field.name), id, '0')
   end
 end
 local function removeField(P, field, value, id)
   if field.type == 'string' and type(value) == 'string' then
-    redis.call('ZREM', sortedKey(P, field.name), strMember(value, id))
+    zsetWrite(sortedKey(P, field.name), strMember(value, id), false)
   else
-    redis.call('ZREM', sortedKey(P, field.name), id)
+    zsetWrite(sortedKey(P, field.name), id, false)
   end
-  redis.call('ZREM', missingKey(P, field.name), id)
+  zsetWrite(missingKey(P, field.name), id, false)
 end
 local function addTime(P, name, ms, id)
-  if ms ~= '' then redis.call('ZADD', sortedKey(P, name), ms, id) else redis.call('ZADD', missingKey(P, name), 0, id) end
+  if ms ~= '' then zsetWrite(sortedKey(P, name), id, ms) else zsetWrite(missingKey(P, name), id, '0') end
 end
 
 -- A record in a string key with its version in a second key ('' deletes).
 local function guardedSet(key, versionKey, version, json)
-  local cur = redis.call('GET', versionKey)
+  local cur = readStr(versionKey)
   if cur and tonumber(cur) >= tonumber(version) then return 0 end
-  if json == '' then
-    redis.call('SET', versionKey, version)
-    redis.call('DEL', key)
-  else
-    redis.call('MSET', versionKey, version, key, json)
-  end
+  writeStr(versionKey, version)
+  writeStr(key, json ~= '' and json)
   return 1
 end
 
 -- A record in a hash field with its version in a second hash ('' deletes).
 local function guardedHset(key, versionKey, field, version, json)
-  local cur = redis.call('HGET', versionKey, field)
+  local cur = readField(versionKey, field)
   if cur and tonumber(cur) >= tonumber(version) then return 0 end
-  redis.call('HSET', versionKey, field, version)
-  if json == '' then redis.call('HDEL', key, field) else redis.call('HSET', key, field, json) end
+  writeField(versionKey, field, version)
+  writeField(key, field, json ~= '' and json)
   return 1
 end
 
@@ -95,19 +93,19 @@ end
 -- json '' deletes; createdMs / updatedMs '' when unparsable.
 -- position: the change's log position; entry: its history entry ('' = none); trim, ttl: see addHistory.
 local function collectionItem(P, id, version, json, createdMs, updatedMs, position, entry, trim, ttl)
-  local cur = redis.call('HGET', itemVersionsKey(P), id)
+  local cur = readField(itemVersionsKey(P), id)
   if cur and tonumber(cur) >= tonumber(version) then return 0 end
-  redis.call('HSET', itemVersionsKey(P), id, version)
+  writeField(itemVersionsKey(P), id, version)
   touchLastChange(P, position)
   addHistory(historyKey(P), position, entry, trim, ttl)
   local fields = declaredFields(P)
   -- The item hash is written only together with the versions, so without a version there is
   -- nothing to remove: a new item skips the lookup.
-  local old = cur and redis.call('HGET', itemsKey(P), id)
+  local old = cur and readField(itemsKey(P), id)
   if old then
     for _, name in ipairs({'createdAt', 'updatedAt', 'dataId'}) do
-      redis.call('ZREM', sortedKey(P, name), id)
-      redis.call('ZREM', missingKey(P, name), id)
+      zsetWrite(sortedKey(P, name), id, false)
+      zsetWrite(missingKey(P, name), id, false)
     end
     -- Only string members carry the value; the old JSON is decoded only when one is declared.
     local data = {}
@@ -117,13 +115,13 @@ local function collectionItem(P, id, version, json, createdMs, updatedMs, positi
     for _, field in ipairs(fields) do removeField(P, field, data[field.name], id) end
   end
   if json == '' then
-    redis.call('HDEL', itemsKey(P), id)
+    writeField(itemsKey(P), id, false)
     return 1
   end
-  redis.call('HSET', itemsKey(P), id, json)
+  writeField(itemsKey(P), id, json)
   addTime(P, 'createdAt', createdMs, id)
   addTime(P, 'updatedAt', updatedMs, id)
-  redis.call('ZADD', sortedKey(P, 'dataId'), 0, id)
+  zsetWrite(sortedKey(P, 'dataId'), id, '0')
   if #fields > 0 then
     local data = dataOf(json)
     for _, field in ipairs(fields) do addField(P, field, data[field.name], id) end
@@ -133,8 +131,9 @@ end
 
 -- The collection record. A put drops the indexes of fields no longer declared (or retyped) and
 -- builds the indexes of new fields from the item hash; a delete drops everything but the
--- versions (the tombstones that keep replays harmless).
-local function collectionRecord(P, version, json, position)
+-- versions (the tombstones that keep replays harmless). It reads and drops whole keys, so the
+-- buffered writes go out first and the cached item hash is forgotten after.
+local function collectionRecordNow(P, version, json, position)
   local cur = redis.call('GET', versionKey(P))
   if cur and tonumber(cur) >= tonumber(version) then return 0 end
   redis.call('SET', versionKey(P), version)
@@ -171,6 +170,12 @@ local function collectionRecord(P, version, json, position)
     end
   end
   return 1
+end
+local function collectionRecord(P, version, json, position)
+  flushWrites()
+  local changed = collectionRecordNow(P, version, json, position)
+  forgetHash(itemsKey(P))
+  return changed
 end
 `;
 
@@ -220,6 +225,7 @@ while a <= #ARGV do
     return redis.error_reply('APPLY: unknown entry ' .. tostring(tag))
   end
 end
+flushWrites()
 return out
 `;
 
