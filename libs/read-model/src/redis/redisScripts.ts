@@ -188,7 +188,8 @@ end
  *   an item's record and its history index;
  * - `c` P, dataId, version, json, createdAt ms, updatedAt ms, position, entry, trim, ttl: an item's
  *   membership in its collection, the collection's lastChange and history entry;
- * - `i` the fields of `t`, then those of `c` from P on: both halves of one item (one node only);
+ * - `i` the fields of `t`, then P, dataId, createdAt ms, updatedAt ms, entry: both halves of one
+ *   item (one node only; the membership takes version, json, position, trim and ttl from `t`);
  * - `r` P, version, json, position: the collection record (and its lastChange).
  * json '' deletes; entry / member '' records no history. Returns one 0/1 (changed) per entry, or
  * -1 when the lease no longer holds that value, token and holder both (nothing written). On one
@@ -197,15 +198,40 @@ end
  */
 export const APPLY = `${WRITE_FUNCTIONS}
 if ARGV[1] ~= '' and redis.call('GET', ARGV[1]) ~= ARGV[2] then return -1 end
+-- The versions the item entries compare with, read ahead in one MGET and one HMGET per collection.
+do
+  local strKeys, fieldsOf = {}, {}
+  local function field(key, f)
+    local list = fieldsOf[key]
+    if not list then list = {} fieldsOf[key] = list end
+    list[#list + 1] = f
+  end
+  local size = { i = 15, t = 10, c = 11, s = 5, h = 6, r = 5 }
+  local a = 3
+  while a <= #ARGV and size[ARGV[a]] do
+    local tag = ARGV[a]
+    if tag == 'i' then
+      strKeys[#strKeys + 1] = ARGV[a + 2]
+      field(itemVersionsKey(ARGV[a + 10]), ARGV[a + 11])
+    elseif tag == 't' then
+      strKeys[#strKeys + 1] = ARGV[a + 2]
+    elseif tag == 'c' then
+      field(itemVersionsKey(ARGV[a + 1]), ARGV[a + 2])
+    end
+    a = a + size[tag]
+  end
+  readAhead(strKeys, fieldsOf)
+end
 local out = {}
 local a = 3
 while a <= #ARGV do
   local tag = ARGV[a]
   if tag == 'i' then
-    local record = itemRecord(unpack(ARGV, a + 1, a + 9))
-    local member = collectionItem(unpack(ARGV, a + 10, a + 19))
-    out[#out + 1] = (record == 1 or member == 1) and 1 or 0
-    a = a + 20
+    local itemKey, itemVersion, version, json, index, member, position, trim, ttl, P, id, created, updated, entry = unpack(ARGV, a + 1, a + 14)
+    local record = itemRecord(itemKey, itemVersion, version, json, index, member, position, trim, ttl)
+    local membership = collectionItem(P, id, version, json, created, updated, position, entry, trim, ttl)
+    out[#out + 1] = (record == 1 or membership == 1) and 1 or 0
+    a = a + 15
   elseif tag == 't' then
     out[#out + 1] = itemRecord(unpack(ARGV, a + 1, a + 9))
     a = a + 10

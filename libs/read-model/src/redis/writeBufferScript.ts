@@ -54,6 +54,23 @@ local function zsetTrimExpire(key, trim, ttl)
   if tonumber(trim) > tonumber(t[1]) then t[1] = trim end
   t[2] = ttl
 end
+-- Reads many values in calls of at most 512 arguments into the read caches (prefetch). strKeys:
+-- string keys; fieldsOf: hash key -> list of fields. Only before the first write of the call.
+local function readAhead(strKeys, fieldsOf)
+  for i = 1, #strKeys, 512 do
+    local last = math.min(#strKeys, i + 511)
+    local values = redis.call('MGET', unpack(strKeys, i, last))
+    for j = i, last do strCur[strKeys[j]] = values[j - i + 1] end
+  end
+  for key, fields in pairs(fieldsOf) do
+    local h = hashOf(key)
+    for i = 1, #fields, 512 do
+      local last = math.min(#fields, i + 511)
+      local values = redis.call('HMGET', key, unpack(fields, i, last))
+      for j = i, last do h[fields[j]] = values[j - i + 1] end
+    end
+  end
+end
 -- A whole key's cached fields are stale once a step wrote it directly (after a flush).
 local function forgetHash(key) hashCur[key] = nil end
 
