@@ -74,7 +74,7 @@ end
 -- An item's record with its history index (member '' = none).
 local function itemRecord(key, versionKey, version, json, index, member, position, trim, ttl)
   local changed = guardedSet(key, versionKey, version, json)
-  if changed == 1 then addHistory(index, position, member, trim, ttl) end
+  if changed == 1 then addItemHistory(index, position, member, trim, ttl) end
   return changed
 end
 
