@@ -13,3 +13,12 @@ export const redisBenchmarkGet = (port: number, requests: number): { opsPerSecon
   const cells = line.split(',').map((c) => Number(c.replaceAll('"', '')));
   return { opsPerSecond: cells[1] ?? 0, p50Ms: cells[4], p99Ms: cells[6] };
 };
+
+/** CPU seconds the Redis server on `port` has used so far (user + system, from `INFO cpu`): per
+ * event, a figure the load of a shared machine distorts much less than a rate. */
+export const redisCpuSeconds = (port: number): number => {
+  const result = spawnSync('redis-cli', ['-h', '127.0.0.1', '-p', String(port), 'info', 'cpu'], { encoding: 'utf8', timeout: 10_000 });
+  if (result.status !== 0) throw new Error(`redis-cli info cpu failed: ${result.stderr || result.error?.message}`);
+  const field = (name: string): number => Number(new RegExp(`^${name}:([\\d.]+)`, 'm').exec(result.stdout)?.[1] ?? Number.NaN);
+  return field('used_cpu_user') + field('used_cpu_sys');
+};

@@ -7,20 +7,27 @@
 import { COLLECTION_KEYS_LUA } from './redisKeys.js';
 
 /**
- * Write helpers, prepended to APPLY (which already has COLLECTION_KEYS_LUA). `addHistory` adds a
- * member (nothing when ''), drops the set's members at or below `trim` (0: none) and renews its TTL,
- * so a set nobody writes any more disappears a little after one window.
+ * Write helpers, prepended to APPLY (after COLLECTION_KEYS_LUA and the write buffer of
+ * writeBufferScript.ts). `addHistory` adds a member (nothing when ''), drops the set's members at
+ * or below `trim` (0: none) and renews its TTL, so a set nobody writes any more disappears a little
+ * after one window. A collection's history takes many members per call and goes through the buffer;
+ * an item's index takes one, and is written at once (a buffered key would cost more than it saves).
  */
 export const HISTORY_WRITE_LUA = `
 local function addHistory(key, position, member, trim, ttl)
+  if member == '' then return end
+  zsetWrite(key, member, position)
+  zsetTrimExpire(key, trim, ttl)
+end
+local function addItemHistory(key, position, member, trim, ttl)
   if member == '' then return end
   redis.call('ZADD', key, position, member)
   if tonumber(trim) > 0 then redis.call('ZREMRANGEBYSCORE', key, '-inf', trim) end
   redis.call('PEXPIRE', key, ttl)
 end
 local function touchLastChange(P, position)
-  local cur = redis.call('GET', lastChangeKey(P))
-  if not cur or tonumber(cur) < tonumber(position) then redis.call('SET', lastChangeKey(P), position) end
+  local cur = readStr(lastChangeKey(P))
+  if not cur or tonumber(cur) < tonumber(position) then writeStr(lastChangeKey(P), position) end
 end
 `;
 

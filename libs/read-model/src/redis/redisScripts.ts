@@ -7,6 +7,7 @@
  */
 import { HISTORY_WRITE_LUA } from './historyScripts.js';
 import { COLLECTION_KEYS_LUA } from './redisKeys.js';
+import { WRITE_BUFFER_LUA } from './writeBufferScript.js';
 
 export { COLLECTION_PAGE } from './collectionPageScript.js';
 export { CHECKPOINT, COLLECTION_CHANGES, HISTORY_ENTRIES, HISTORY_FLOOR } from './historyScripts.js';
@@ -16,7 +17,8 @@ export { CHECKPOINT, COLLECTION_CHANGES, HISTORY_ENTRIES, HISTORY_FLOOR } from '
 // Numbers: score = value, member = dataId (equal scores order by dataId). Strings: score 0,
 // member = value with NUL escaped as NUL 0xFF, then NUL, then dataId: byte order of members is
 // code point order of values, then dataId (0xFF never occurs in UTF-8, dataIds start with [A-Za-z0-9]).
-const WRITE_FUNCTIONS = `${COLLECTION_KEYS_LUA}${HISTORY_WRITE_LUA}
+// Writes go through the buffer of writeBufferScript.ts, issued in bulk at the end of the call.
+const WRITE_FUNCTIONS = `${COLLECTION_KEYS_LUA}${WRITE_BUFFER_LUA}${HISTORY_WRITE_LUA}
 local function strMember(value, id) return (string.gsub(value, '%z', '\\0\\255')) .. '\\0' .. id end
 local function numArg(v) return string.format('%.17g', v) end
 local function fieldsOf(json)
@@ -32,51 +34,47 @@ local function dataOf(json)
 end
 local function addField(P, field, value, id)
   if field.type == 'number' and type(value) == 'number' then
-    redis.call('ZADD', sortedKey(P, field.name), numArg(value), id)
+    zsetWrite(sortedKey(P, field.name), id, numArg(value))
   elseif field.type == 'string' and type(value) == 'string' then
-    redis.call('ZADD', sortedKey(P, field.name), 0, strMember(value, id))
+    zsetWrite(sortedKey(P, field.name), strMember(value, id), '0')
   else
-    redis.call('ZADD', missingKey(P, field.name), 0, id)
+    zsetWrite(missingKey(P, field.name), id, '0')
   end
 end
 local function removeField(P, field, value, id)
   if field.type == 'string' and type(value) == 'string' then
-    redis.call('ZREM', sortedKey(P, field.name), strMember(value, id))
+    zsetWrite(sortedKey(P, field.name), strMember(value, id), false)
   else
-    redis.call('ZREM', sortedKey(P, field.name), id)
+    zsetWrite(sortedKey(P, field.name), id, false)
   end
-  redis.call('ZREM', missingKey(P, field.name), id)
+  zsetWrite(missingKey(P, field.name), id, false)
 end
 local function addTime(P, name, ms, id)
-  if ms ~= '' then redis.call('ZADD', sortedKey(P, name), ms, id) else redis.call('ZADD', missingKey(P, name), 0, id) end
+  if ms ~= '' then zsetWrite(sortedKey(P, name), id, ms) else zsetWrite(missingKey(P, name), id, '0') end
 end
 
 -- A record in a string key with its version in a second key ('' deletes).
 local function guardedSet(key, versionKey, version, json)
-  local cur = redis.call('GET', versionKey)
+  local cur = readStr(versionKey)
   if cur and tonumber(cur) >= tonumber(version) then return 0 end
-  if json == '' then
-    redis.call('SET', versionKey, version)
-    redis.call('DEL', key)
-  else
-    redis.call('MSET', versionKey, version, key, json)
-  end
+  writeStr(versionKey, version)
+  writeStr(key, json ~= '' and json)
   return 1
 end
 
 -- A record in a hash field with its version in a second hash ('' deletes).
 local function guardedHset(key, versionKey, field, version, json)
-  local cur = redis.call('HGET', versionKey, field)
+  local cur = readField(versionKey, field)
   if cur and tonumber(cur) >= tonumber(version) then return 0 end
-  redis.call('HSET', versionKey, field, version)
-  if json == '' then redis.call('HDEL', key, field) else redis.call('HSET', key, field, json) end
+  writeField(versionKey, field, version)
+  writeField(key, field, json ~= '' and json)
   return 1
 end
 
 -- An item's record with its history index (member '' = none).
 local function itemRecord(key, versionKey, version, json, index, member, position, trim, ttl)
   local changed = guardedSet(key, versionKey, version, json)
-  if changed == 1 then addHistory(index, position, member, trim, ttl) end
+  if changed == 1 then addItemHistory(index, position, member, trim, ttl) end
   return changed
 end
 
@@ -95,19 +93,19 @@ end
 -- json '' deletes; createdMs / updatedMs '' when unparsable.
 -- position: the change's log position; entry: its history entry ('' = none); trim, ttl: see addHistory.
 local function collectionItem(P, id, version, json, createdMs, updatedMs, position, entry, trim, ttl)
-  local cur = redis.call('HGET', itemVersionsKey(P), id)
+  local cur = readField(itemVersionsKey(P), id)
   if cur and tonumber(cur) >= tonumber(version) then return 0 end
-  redis.call('HSET', itemVersionsKey(P), id, version)
+  writeField(itemVersionsKey(P), id, version)
   touchLastChange(P, position)
   addHistory(historyKey(P), position, entry, trim, ttl)
   local fields = declaredFields(P)
   -- The item hash is written only together with the versions, so without a version there is
   -- nothing to remove: a new item skips the lookup.
-  local old = cur and redis.call('HGET', itemsKey(P), id)
+  local old = cur and readField(itemsKey(P), id)
   if old then
     for _, name in ipairs({'createdAt', 'updatedAt', 'dataId'}) do
-      redis.call('ZREM', sortedKey(P, name), id)
-      redis.call('ZREM', missingKey(P, name), id)
+      zsetWrite(sortedKey(P, name), id, false)
+      zsetWrite(missingKey(P, name), id, false)
     end
     -- Only string members carry the value; the old JSON is decoded only when one is declared.
     local data = {}
@@ -117,13 +115,13 @@ local function collectionItem(P, id, version, json, createdMs, updatedMs, positi
     for _, field in ipairs(fields) do removeField(P, field, data[field.name], id) end
   end
   if json == '' then
-    redis.call('HDEL', itemsKey(P), id)
+    writeField(itemsKey(P), id, false)
     return 1
   end
-  redis.call('HSET', itemsKey(P), id, json)
+  writeField(itemsKey(P), id, json)
   addTime(P, 'createdAt', createdMs, id)
   addTime(P, 'updatedAt', updatedMs, id)
-  redis.call('ZADD', sortedKey(P, 'dataId'), 0, id)
+  zsetWrite(sortedKey(P, 'dataId'), id, '0')
   if #fields > 0 then
     local data = dataOf(json)
     for _, field in ipairs(fields) do addField(P, field, data[field.name], id) end
@@ -133,8 +131,9 @@ end
 
 -- The collection record. A put drops the indexes of fields no longer declared (or retyped) and
 -- builds the indexes of new fields from the item hash; a delete drops everything but the
--- versions (the tombstones that keep replays harmless).
-local function collectionRecord(P, version, json, position)
+-- versions (the tombstones that keep replays harmless). It reads and drops whole keys, so the
+-- buffered writes go out first and the cached item hash is forgotten after.
+local function collectionRecordNow(P, version, json, position)
   local cur = redis.call('GET', versionKey(P))
   if cur and tonumber(cur) >= tonumber(version) then return 0 end
   redis.call('SET', versionKey(P), version)
@@ -172,6 +171,12 @@ local function collectionRecord(P, version, json, position)
   end
   return 1
 end
+local function collectionRecord(P, version, json, position)
+  flushWrites()
+  local changed = collectionRecordNow(P, version, json, position)
+  forgetHash(itemsKey(P))
+  return changed
+end
 `;
 
 /**
@@ -183,7 +188,8 @@ end
  *   an item's record and its history index;
  * - `c` P, dataId, version, json, createdAt ms, updatedAt ms, position, entry, trim, ttl: an item's
  *   membership in its collection, the collection's lastChange and history entry;
- * - `i` the fields of `t`, then those of `c` from P on: both halves of one item (one node only);
+ * - `i` the fields of `t`, then P, dataId, createdAt ms, updatedAt ms, entry: both halves of one
+ *   item (one node only; the membership takes version, json, position, trim and ttl from `t`);
  * - `r` P, version, json, position: the collection record (and its lastChange).
  * json '' deletes; entry / member '' records no history. Returns one 0/1 (changed) per entry, or
  * -1 when the lease no longer holds that value, token and holder both (nothing written). On one
@@ -192,15 +198,40 @@ end
  */
 export const APPLY = `${WRITE_FUNCTIONS}
 if ARGV[1] ~= '' and redis.call('GET', ARGV[1]) ~= ARGV[2] then return -1 end
+-- The versions the item entries compare with, read ahead in one MGET and one HMGET per collection.
+do
+  local strKeys, fieldsOf = {}, {}
+  local function field(key, f)
+    local list = fieldsOf[key]
+    if not list then list = {} fieldsOf[key] = list end
+    list[#list + 1] = f
+  end
+  local size = { i = 15, t = 10, c = 11, s = 5, h = 6, r = 5 }
+  local a = 3
+  while a <= #ARGV and size[ARGV[a]] do
+    local tag = ARGV[a]
+    if tag == 'i' then
+      strKeys[#strKeys + 1] = ARGV[a + 2]
+      field(itemVersionsKey(ARGV[a + 10]), ARGV[a + 11])
+    elseif tag == 't' then
+      strKeys[#strKeys + 1] = ARGV[a + 2]
+    elseif tag == 'c' then
+      field(itemVersionsKey(ARGV[a + 1]), ARGV[a + 2])
+    end
+    a = a + size[tag]
+  end
+  readAhead(strKeys, fieldsOf)
+end
 local out = {}
 local a = 3
 while a <= #ARGV do
   local tag = ARGV[a]
   if tag == 'i' then
-    local record = itemRecord(unpack(ARGV, a + 1, a + 9))
-    local member = collectionItem(unpack(ARGV, a + 10, a + 19))
-    out[#out + 1] = (record == 1 or member == 1) and 1 or 0
-    a = a + 20
+    local itemKey, itemVersion, version, json, index, member, position, trim, ttl, P, id, created, updated, entry = unpack(ARGV, a + 1, a + 14)
+    local record = itemRecord(itemKey, itemVersion, version, json, index, member, position, trim, ttl)
+    local membership = collectionItem(P, id, version, json, created, updated, position, entry, trim, ttl)
+    out[#out + 1] = (record == 1 or membership == 1) and 1 or 0
+    a = a + 15
   elseif tag == 't' then
     out[#out + 1] = itemRecord(unpack(ARGV, a + 1, a + 9))
     a = a + 10
@@ -220,6 +251,7 @@ while a <= #ARGV do
     return redis.error_reply('APPLY: unknown entry ' .. tostring(tag))
   end
 end
+flushWrites()
 return out
 `;
 

@@ -68,7 +68,8 @@ const itemEntries = (op: Op<'item.put'> | Op<'item.delete'>, key: RedisKeys, clu
   const ttl = String(Math.ceil(history?.ttlMs ?? 1));
   const record = [key.item(dataId), key.itemVersion(dataId), version, json, key.itemHistory(dataId), member, position, trim, ttl];
   const membership = [prefix, dataId, version, json, created, updated, position, entryJson, trim, ttl];
-  if (!cluster) return [entry(key.item(dataId), ['i', ...record, ...membership])];
+  // One node: the membership's version, json, position, trim and ttl are the record's, sent once.
+  if (!cluster) return [entry(key.item(dataId), ['i', ...record, prefix, dataId, created, updated, entryJson])];
   // Both halves are version-guarded, so a crash between them is repaired by the replay.
   return [entry(key.item(dataId), ['t', ...record]), entry(key.collectionRecord(slug), ['c', ...membership])];
 };

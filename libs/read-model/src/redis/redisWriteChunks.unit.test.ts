@@ -6,7 +6,7 @@ import { collectionRecord, itemRecord } from '../testing/index.js';
 
 const key = redisKeys('ns');
 const put = (dataId: string, collection = 'c', version = 1, data: Record<string, unknown> = {}): ReadModelOp => ({ kind: 'item.put', item: itemRecord(dataId, collection, version, data) });
-const FIELDS: Record<string, number> = { i: 19, t: 9, c: 10, s: 4, h: 5, r: 4 };
+const FIELDS: Record<string, number> = { i: 14, t: 9, c: 10, s: 4, h: 5, r: 4 };
 
 /** The entries of a chunk as [tag, ...fields], decoded the way the APPLY script reads them. */
 const entriesOf = (chunk: WriteChunk): string[][] => {
