@@ -69,5 +69,18 @@ export const testStreamSlotsContract = (name: string, setup: () => StreamSlotsWo
       expect(await alive.acquire(keyId, 'a3', 3)).toBe(true);
       expect(await alive.acquire(keyId, 'a4', 3)).toBe(false);
     });
+
+    it('given a full key whose slots expired, then the next acquire gets a place without a count first', async () => {
+      const world = setup();
+      const [crashed, alive] = [world.node(ttlMs), world.node(ttlMs)];
+      const keyId = key();
+      expect(await crashed.acquire(keyId, 'c1', 2)).toBe(true);
+      expect(await crashed.acquire(keyId, 'c2', 2)).toBe(true);
+      expect(await alive.acquire(keyId, 'a1', 2)).toBe(false);
+      await world.advance(ttlMs * 2);
+      expect(await alive.acquire(keyId, 'a1', 2)).toBe(true);
+      expect(await alive.acquire(keyId, 'a2', 2)).toBe(true);
+      expect(await alive.acquire(keyId, 'a3', 2)).toBe(false);
+    });
   });
 };
