@@ -1,12 +1,16 @@
+import cluster from 'node:cluster';
 import type { Command } from 'commander';
 import { createLogger } from '@pubstream/observability';
 import { startAllInOne } from '../allInOne.js';
 import { installProcessGuard } from '../processGuard.js';
 import { startupBanner } from '../startupBanner.js';
+import { runApiWorker } from '../workers/apiWorker.js';
+import { apiWorkerPlan } from '../workers/apiWorkerPlan.js';
+import { apiWorkersHost } from '../workers/apiWorkersHost.js';
 import { configFor } from './commandConfig.js';
 import { runUntilSignal } from './runUntilSignal.js';
 
-/** `pubstream start`: the embedded profile in one process. */
+/** `pubstream start`: the embedded profile, in one process or with API_WORKERS public API workers. */
 export const registerStartCommand = (program: Command): void => {
   program
     .command('start')
@@ -16,7 +20,12 @@ export const registerStartCommand = (program: Command): void => {
       const config = configFor('all-in-one');
       const logger = createLogger({ level: config.logLevel, name: 'pubstream' });
       installProcessGuard(logger);
-      const running = await startAllInOne({ config, logger, demo: options.demo });
+      const plan = apiWorkerPlan(config);
+      // node:cluster runs this same command in each API worker (docs/architecture.md, "API workers").
+      if (cluster.isWorker) return runApiWorker(config, logger.child({ worker: cluster.worker?.id }), plan.mode === 'shared' ? 'shared' : 'followLog');
+      if (plan.reason !== null) logger.info(plan.reason);
+      const publicApi = plan.mode === 'single' ? undefined : apiWorkersHost(plan.count, plan.mode);
+      const running = await startAllInOne({ config, logger, demo: options.demo, publicApi });
       process.stdout.write(`${startupBanner(running)}\n`);
       logger.info({ publicUrl: running.publicUrl, adminUrl: running.adminUrl, dataDir: config.dataDir }, 'pubstream started');
       runUntilSignal(running.stop, config.shutdownTimeoutMs, (message) => logger.info(message));

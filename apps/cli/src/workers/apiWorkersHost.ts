@@ -1,0 +1,46 @@
+import { createMemoryRateLimiter, createMemoryStreamSlotStore } from '@pubstream/access';
+import type { PublicApiHost, PublicApiHostStarter } from '../publicApiHost.js';
+import { createAllWorkersWaiter } from './allWorkersWaiter.js';
+import { startApiWorkers } from './apiWorkers.js';
+import { rateLimiterHandlers } from './ipcRateLimiter.js';
+import { workerStreamSlots } from './ipcStreamSlots.js';
+import { usageHandlers } from './ipcUsageStore.js';
+import { serveIpc } from './workerIpc.js';
+
+/**
+ * The all-in-one's public API in `count` workers (docs/architecture.md, "API workers"). This process
+ * stays the one writer (log, admin, its projector). `followLog`: it holds what must be exact across
+ * workers (one rate limiter, one store of stream slots, the usage counts) and an admin write
+ * answers once every worker applied it. `shared`: the workers read Redis, which this process's
+ * projector writes, and take limits and slots in Redis; nothing goes over IPC.
+ */
+export const apiWorkersHost =
+  (count: number, mode: 'followLog' | 'shared'): PublicApiHostStarter =>
+  async ({ config, core, logger, now, cleanups }): Promise<PublicApiHost> => {
+    if (mode === 'shared') {
+      const workers = await startApiWorkers({ count, logger: logger.child({ component: 'api-workers' }), attach: () => () => {} });
+      const drain = () => workers.stop(config.shutdownTimeoutMs);
+      cleanups.push(drain);
+      return { url: workers.url, workers: count, waitFor: (position, timeoutMs) => core.projector.waitFor(position, timeoutMs), drain };
+    }
+    const limiter = rateLimiterHandlers(createMemoryRateLimiter({ window: config.rateLimitWindow, now }));
+    const usage = usageHandlers(core.stores.usage);
+    const slotStore = createMemoryStreamSlotStore();
+    const workers = await startApiWorkers({
+      count,
+      logger: logger.child({ component: 'api-workers' }),
+      attach: ({ id, channel }) => {
+        const slots = workerStreamSlots(slotStore, `worker-${id}`);
+        const stopServing = serveIpc(channel, { ...limiter, ...usage, ...slots.handlers });
+        return () => {
+          stopServing();
+          slots.forget();
+        };
+      },
+    });
+    const drain = () => workers.stop(config.shutdownTimeoutMs);
+    cleanups.push(drain);
+    logger.info({ url: workers.url, workers: count }, 'public API served by API workers');
+    return { url: workers.url, workers: count, waitFor: createAllWorkersWaiter(core.projector, workers.clients).waitFor, drain };
+  };
+
