@@ -12,7 +12,7 @@ import { createCleanupStack, startOrUndo } from './cleanupStack.js';
 import { startEmbeddedCore } from './embeddedCore.js';
 import { drainGraceMs } from './httpServer.js';
 import { serveInProcessPublicApi } from './inProcessPublicApi.js';
-import type { PublicApiHostStarter } from './publicApiHost.js';
+import type { PublicApiHost, PublicApiHostStarter } from './publicApiHost.js';
 import { seedDemo, type DemoSeed } from './seedDemo.js';
 
 /** Defaults for tests and embedding: loopback, free ports, an in-memory log, no logs. */
@@ -81,26 +81,30 @@ export const startAllInOne = async (options: AllInOneOptions = {}): Promise<AllI
   return startOrUndo(cleanups, async () => {
     const backendErrors = new BackendErrorTally();
     const core = await startEmbeddedCore(config, logger, now, cleanups, backendErrors);
-    const publicApi = await (options.publicApi ?? serveInProcessPublicApi)({ config, core, logger, now, backendErrors, cleanups });
+    // Until the public API's host hands over its own, only this process's projector serves reads.
+    let readYourWrites: Pick<PublicApiHost, 'waitFor'> = core.projector;
     // One registry per app: both define the http_* metrics (the API's is served on its /metrics).
     const admin = await serveAdminApi(config, {
       adminToken,
       eventStore: core.eventStore,
       stores: core.stores,
       // Read-your-writes: every process serving the public API has applied the write (docs/admin-api.md).
-      projector: publicApi,
+      projector: { waitFor: (position, timeoutMs) => readYourWrites.waitFor(position, timeoutMs) },
       logger: logger.child({ component: 'admin' }),
       now,
       newId: options.newId ?? randomUUID,
       metrics: createMetricsRegistry({ app: 'admin' }),
     });
     cleanups.push(() => admin.server.close(drainGraceMs(config)));
+    // After the admin, as before workers: a client that sees the public port up finds the admin up too.
+    const useWaiter = (waiter: Pick<PublicApiHost, 'waitFor'>) => void (readYourWrites = waiter);
+    const api = await (options.publicApi ?? serveInProcessPublicApi)({ config, core, logger, now, backendErrors, cleanups, useWaiter });
     // Run first on stop: both ports drain at once (each stop is idempotent; the steps above await them).
-    cleanups.push(async () => void (await Promise.all([publicApi.drain(), admin.server.close(drainGraceMs(config))])));
+    cleanups.push(async () => void (await Promise.all([api.drain(), admin.server.close(drainGraceMs(config))])));
     return {
       config,
-      publicUrl: publicApi.url,
-      apiWorkers: publicApi.workers,
+      publicUrl: api.url,
+      apiWorkers: api.workers,
       adminUrl: admin.server.url,
       adminToken,
       adminTokenGenerated: config.adminToken === null,

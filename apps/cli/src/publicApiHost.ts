@@ -22,6 +22,11 @@ export interface PublicApiHostDeps {
   readonly backendErrors: BackendErrorTally;
   /** Where the host registers what must close on stop (run in reverse order). */
   readonly cleanups: CleanupStack;
+  /**
+   * The host's read-your-writes, handed over as soon as it has one (workers: at fork, before they
+   * listen), so that admin writes made while it starts wait for it too.
+   */
+  readonly useWaiter: (waiter: Pick<PublicApiHost, 'waitFor'>) => void;
 }
 
 export type PublicApiHostStarter = (deps: PublicApiHostDeps) => Promise<PublicApiHost>;

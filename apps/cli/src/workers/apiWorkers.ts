@@ -1,25 +1,22 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from '@pubstream/observability';
 import { workerChannel } from './ipcChannels.js';
-import { createIpcClient, type IpcChannel, type IpcClient } from './workerIpc.js';
-import { isWorkerListening, WORKER_CALL_TIMEOUT_MS, WORKER_STOP } from './workerMessages.js';
+import type { IpcChannel } from './workerIpc.js';
+import { isWorkerListening, WORKER_STOP } from './workerMessages.js';
 
-/** What the primary attaches to one worker's channel (its IPC services); returns their teardown. */
+/** What the primary attaches to one worker's channel when it forks it (its IPC services); returns their teardown, run when it exits. */
 export type AttachWorker = (worker: { readonly id: number; readonly channel: IpcChannel }) => () => void;
 
 export interface ApiWorkers {
   /** The public URL the workers share. */
   readonly url: string;
   readonly count: number;
-  /** A client per connected worker (starting or serving), for calls from the primary. */
-  clients(): readonly IpcClient[];
   /** Tells every worker to drain and waits for them to exit, at most `graceMs` (then kills them). Idempotent. */
   stop(graceMs: number): Promise<void>;
 }
 
 interface Running {
   readonly worker: Worker;
-  readonly client: IpcClient;
   readonly detach: () => void;
 }
 
@@ -40,8 +37,7 @@ export const startApiWorkers = async (options: { readonly count: number; readonl
 
   const fork = (): Promise<string> => {
     const worker = cluster.fork();
-    const channel = workerChannel(worker);
-    const entry: Running = { worker, client: createIpcClient(channel, { timeoutMs: WORKER_CALL_TIMEOUT_MS }), detach: options.attach({ id: worker.id, channel }) };
+    const entry: Running = { worker, detach: options.attach({ id: worker.id, channel: workerChannel(worker) }) };
     running.set(worker.id, entry);
     return new Promise<string>((resolve, reject) => {
       let listening = false;
@@ -52,7 +48,6 @@ export const startApiWorkers = async (options: { readonly count: number; readonl
       });
       worker.on('exit', (code, signal) => {
         running.delete(worker.id);
-        entry.client.close();
         entry.detach();
         if (!listening) reject(new Error(`API worker ${worker.id} exited before it listened (code ${code}, signal ${signal ?? 'none'})`));
         if (stopping) return;
@@ -78,7 +73,7 @@ export const startApiWorkers = async (options: { readonly count: number; readonl
 
   try {
     const urls = await Promise.all(Array.from({ length: options.count }, fork));
-    return { url: urls[0] ?? '', count: options.count, clients: () => [...running.values()].map((entry) => entry.client), stop };
+    return { url: urls[0] ?? '', count: options.count, stop };
   } catch (error) {
     await stop(0);
     throw error;

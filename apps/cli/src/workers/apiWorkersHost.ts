@@ -5,7 +5,8 @@ import { startApiWorkers } from './apiWorkers.js';
 import { rateLimiterHandlers } from './ipcRateLimiter.js';
 import { workerStreamSlots } from './ipcStreamSlots.js';
 import { usageHandlers } from './ipcUsageStore.js';
-import { serveIpc } from './workerIpc.js';
+import { createIpcClient, serveIpc, type IpcClient } from './workerIpc.js';
+import { WORKER_CALL_TIMEOUT_MS } from './workerMessages.js';
 
 /**
  * The all-in-one's public API in `count` workers (docs/architecture.md, "API workers"). This process
@@ -16,7 +17,7 @@ import { serveIpc } from './workerIpc.js';
  */
 export const apiWorkersHost =
   (count: number, mode: 'followLog' | 'shared'): PublicApiHostStarter =>
-  async ({ config, core, logger, now, cleanups }): Promise<PublicApiHost> => {
+  async ({ config, core, logger, now, cleanups, useWaiter }): Promise<PublicApiHost> => {
     if (mode === 'shared') {
       const workers = await startApiWorkers({ count, logger: logger.child({ component: 'api-workers' }), attach: () => () => {} });
       const drain = () => workers.stop(config.shutdownTimeoutMs);
@@ -26,13 +27,20 @@ export const apiWorkersHost =
     const limiter = rateLimiterHandlers(createMemoryRateLimiter({ window: config.rateLimitWindow, now }));
     const usage = usageHandlers(core.stores.usage);
     const slotStore = createMemoryStreamSlotStore();
+    // Every forked worker, from its fork on: admin writes wait for workers still starting too.
+    const clients = new Map<number, IpcClient>();
+    const waiter = createAllWorkersWaiter(core.projector, () => [...clients.values()]);
+    useWaiter(waiter);
     const workers = await startApiWorkers({
       count,
       logger: logger.child({ component: 'api-workers' }),
       attach: ({ id, channel }) => {
         const slots = workerStreamSlots(slotStore, `worker-${id}`);
         const stopServing = serveIpc(channel, { ...limiter, ...usage, ...slots.handlers });
+        clients.set(id, createIpcClient(channel, { timeoutMs: WORKER_CALL_TIMEOUT_MS }));
         return () => {
+          clients.get(id)?.close();
+          clients.delete(id);
           stopServing();
           slots.forget();
         };
@@ -41,6 +49,6 @@ export const apiWorkersHost =
     const drain = () => workers.stop(config.shutdownTimeoutMs);
     cleanups.push(drain);
     logger.info({ url: workers.url, workers: count }, 'public API served by API workers');
-    return { url: workers.url, workers: count, waitFor: createAllWorkersWaiter(core.projector, workers.clients).waitFor, drain };
+    return { url: workers.url, workers: count, waitFor: waiter.waitFor, drain };
   };
 
