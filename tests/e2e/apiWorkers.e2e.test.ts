@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '@pubstream/testing';
 import { startPubstreamProcess, type StartedProcess } from './support/startProcess.js';
@@ -140,4 +141,31 @@ describe('API_WORKERS=2 on a SQLite log file', () => {
     );
     expect(count).toBe(5);
   });
+
+  it('replaces a worker that dies (logged), frees its streams at once, and keeps serving meanwhile', async () => {
+    const { key } = await createKey();
+    const path = `/subscribe?${new URLSearchParams({ apiKey: key, collections: 'shop' }).toString()}`;
+    const [a, b] = await onBothWorkers();
+    const streams = [await a.stream(path), await b.stream(path)];
+    expect(streams.map((stream) => stream.status)).toEqual([200, 200]);
+    const workerPids = execFileSync('pgrep', ['-P', String(service.pid)], { encoding: 'utf8' }).trim().split('\n').map(Number);
+    expect(workerPids).toHaveLength(2);
+    process.kill(workerPids[0] ?? 0, 'SIGKILL');
+    await eventually('the stream of the killed worker ended', async () => (streams.some((stream) => stream.ended()) ? true : undefined), 15_000, 20);
+    // The other worker's stream goes on.
+    expect(streams.filter((stream) => stream.ended())).toHaveLength(1);
+    // The other worker still serves, and the dead one's slot is free at once (well before the slots'
+    // 15 s TTL would expire it): the cap (2) admits a new stream.
+    const replacement = await eventually('a stream admitted again', async () => {
+      const connection = await connectToSomeWorker(service.publicUrl);
+      connections.push(connection);
+      const stream = await connection.stream(path);
+      if (stream.status === 200) return { connection, stream };
+      stream.close();
+      return undefined;
+    }, 8_000, 200);
+    replacement.stream.close();
+    await eventually('a third worker', async () => ((await connectToSomeWorker(service.publicUrl).then((c) => (connections.push(c), c.worker))) === '3' ? true : undefined), 60_000, 200);
+    expect(service.output()).toMatch(/API worker exited; starting a new one/);
+  }, 120_000);
 });

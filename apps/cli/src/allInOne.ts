@@ -12,7 +12,7 @@ import { createCleanupStack, startOrUndo } from './cleanupStack.js';
 import { startEmbeddedCore } from './embeddedCore.js';
 import { drainGraceMs } from './httpServer.js';
 import { serveInProcessPublicApi } from './inProcessPublicApi.js';
-import type { PublicApiHost, PublicApiHostStarter } from './publicApiHost.js';
+import type { PublicApiHostStarter } from './publicApiHost.js';
 import { seedDemo, type DemoSeed } from './seedDemo.js';
 
 /** Defaults for tests and embedding: loopback, free ports, an in-memory log, no logs. */
@@ -81,30 +81,29 @@ export const startAllInOne = async (options: AllInOneOptions = {}): Promise<AllI
   return startOrUndo(cleanups, async () => {
     const backendErrors = new BackendErrorTally();
     const core = await startEmbeddedCore(config, logger, now, cleanups, backendErrors);
-    // Until the public API's host hands over its own, only this process's projector serves reads.
-    let readYourWrites: Pick<PublicApiHost, 'waitFor'> = core.projector;
+    // Prepared first (workers: forked and caught up), its port opened after the admin's: a client
+    // that finds the public API up finds the admin up too.
+    const publicApi = await (options.publicApi ?? serveInProcessPublicApi)({ config, core, logger, now, backendErrors, cleanups });
     // One registry per app: both define the http_* metrics (the API's is served on its /metrics).
     const admin = await serveAdminApi(config, {
       adminToken,
       eventStore: core.eventStore,
       stores: core.stores,
       // Read-your-writes: every process serving the public API has applied the write (docs/admin-api.md).
-      projector: { waitFor: (position, timeoutMs) => readYourWrites.waitFor(position, timeoutMs) },
+      projector: publicApi,
       logger: logger.child({ component: 'admin' }),
       now,
       newId: options.newId ?? randomUUID,
       metrics: createMetricsRegistry({ app: 'admin' }),
     });
     cleanups.push(() => admin.server.close(drainGraceMs(config)));
-    // After the admin, as before workers: a client that sees the public port up finds the admin up too.
-    const useWaiter = (waiter: Pick<PublicApiHost, 'waitFor'>) => void (readYourWrites = waiter);
-    const api = await (options.publicApi ?? serveInProcessPublicApi)({ config, core, logger, now, backendErrors, cleanups, useWaiter });
+    const publicUrl = await publicApi.listen();
     // Run first on stop: both ports drain at once (each stop is idempotent; the steps above await them).
-    cleanups.push(async () => void (await Promise.all([api.drain(), admin.server.close(drainGraceMs(config))])));
+    cleanups.push(async () => void (await Promise.all([publicApi.drain(), admin.server.close(drainGraceMs(config))])));
     return {
       config,
-      publicUrl: api.url,
-      apiWorkers: api.workers,
+      publicUrl,
+      apiWorkers: publicApi.workers,
       adminUrl: admin.server.url,
       adminToken,
       adminTokenGenerated: config.adminToken === null,

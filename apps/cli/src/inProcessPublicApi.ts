@@ -25,7 +25,15 @@ export const serveInProcessPublicApi = async ({ config, core, logger, now, backe
     positionWaiter: { reached: (position, timeoutMs) => core.projector.waitFor(position, timeoutMs), close: () => {} },
   });
   cleanups.push(() => publicApi.close());
-  const publicServer = await servePublicApi(publicApi, config);
-  cleanups.push(() => publicServer.stop());
-  return { url: publicServer.url, workers: 1, waitFor: (position, timeoutMs) => core.projector.waitFor(position, timeoutMs), drain: () => publicServer.stop() };
+  let server: Awaited<ReturnType<typeof servePublicApi>> | null = null;
+  return {
+    workers: 1,
+    waitFor: (position, timeoutMs) => core.projector.waitFor(position, timeoutMs),
+    async listen() {
+      const serving = (server = await servePublicApi(publicApi, config));
+      cleanups.push(() => serving.stop());
+      return serving.url;
+    },
+    drain: async () => server?.stop(),
+  };
 };

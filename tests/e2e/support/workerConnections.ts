@@ -15,7 +15,7 @@ export interface WorkerConnection {
   readonly worker: string;
   get(path: string, headers?: Record<string, string>): Promise<Answer>;
   /** Opens an event stream on this connection; resolves with its status and a reader of its text. */
-  stream(path: string): Promise<{ readonly status: number; text(): string; close(): void }>;
+  stream(path: string): Promise<{ readonly status: number; text(): string; ended(): boolean; close(): void }>;
   close(): void;
 }
 
@@ -44,10 +44,12 @@ export const connectToSomeWorker = async (baseUrl: string): Promise<WorkerConnec
       new Promise((resolve, reject) => {
         const req = http.get(`${baseUrl}${path}`, { agent, headers: { Accept: 'text/event-stream' } }, (res) => {
           let text = '';
+          let ended = false;
           res.setEncoding('utf8');
           res.on('data', (chunk: string) => (text += chunk));
           res.on('error', () => {});
-          resolve({ status: res.statusCode ?? 0, text: () => text, close: () => req.destroy() });
+          res.on('close', () => (ended = true));
+          resolve({ status: res.statusCode ?? 0, text: () => text, ended: () => ended, close: () => req.destroy() });
         });
         req.on('error', reject);
       }),

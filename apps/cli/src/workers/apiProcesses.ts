@@ -14,6 +14,13 @@ export const startApiProcesses = async (config: Config, logger: Logger = createL
   if (plan.reason !== null) logger.info(plan.reason);
   if (plan.count <= 1) return startApiProcess(config, logger);
   const workers = await startApiWorkers({ count: plan.count, logger, attach: () => () => {} });
-  logger.info({ url: workers.url, workers: plan.count }, 'public API listening in API workers');
-  return { url: workers.url, stop: () => workers.stop(config.shutdownTimeoutMs) };
+  const stop = () => workers.stop(config.shutdownTimeoutMs);
+  try {
+    const url = await workers.listen();
+    logger.info({ url, workers: plan.count }, 'public API listening in API workers');
+    return { url, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
 };

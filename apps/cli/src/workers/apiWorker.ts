@@ -2,17 +2,27 @@ import cluster from 'node:cluster';
 import type { Config } from '@pubstream/config';
 import { BackendErrorTally, createMetricsRegistry, type Logger } from '@pubstream/observability';
 import { registerProjectorMetrics, type Projector } from '@pubstream/projector';
-import { startApiProcess } from '../distributedProcesses.js';
 import { createCleanupStack, startOrUndo, type CleanupStack } from '../cleanupStack.js';
+import { startApiProcess } from '../distributedProcesses.js';
 import { startEmbeddedCore } from '../embeddedCore.js';
-import { createPublicApi, servePublicApi } from '../publicApi.js';
+import { createPublicApi, servePublicApi, type PublicApi } from '../publicApi.js';
 import { positionHandlers } from './allWorkersWaiter.js';
 import { primaryChannel } from './ipcChannels.js';
 import { createIpcRateLimiter } from './ipcRateLimiter.js';
 import { createIpcStreamSlots } from './ipcStreamSlots.js';
 import { createIpcUsageStore } from './ipcUsageStore.js';
-import { createIpcClient, serveIpc, type IpcClient } from './workerIpc.js';
-import { isWorkerStop, WORKER_CALL_TIMEOUT_MS, type WorkerListening } from './workerMessages.js';
+import { createIpcClient, serveIpc, type IpcChannel, type IpcClient } from './workerIpc.js';
+import { isWorkerMessage, WORKER_CALL_TIMEOUT_MS, WORKER_LISTEN, WORKER_READY, WORKER_STOP, type WorkerListening } from './workerMessages.js';
+
+/** Resolves when the primary says `listen` (workerMessages.ts). */
+const listenWhenAsked = (channel: IpcChannel): Promise<void> =>
+  new Promise((resolve) => {
+    const stopListening = channel.onMessage((message) => {
+      if (!isWorkerMessage(message, WORKER_LISTEN)) return;
+      stopListening();
+      resolve();
+    });
+  });
 
 /**
  * One API worker (docs/architecture.md, "API workers"), serving the public API on the port it
@@ -29,26 +39,34 @@ export const runApiWorker = async (config: Config, logger: Logger, mode: 'follow
   const projector = new Promise<Projector>((resolve) => (projectorReady = resolve));
   // Registered first: the primary may ask a worker that is still replaying the log (allWorkersWaiter.ts).
   serveIpc(channel, positionHandlers(() => projector));
+  const asked = listenWhenAsked(channel);
   const cleanups = createCleanupStack((error) => logger.warn({ err: error }, 'error while stopping'));
   cleanups.push(async () => primary.close());
-  const url = await startOrUndo(cleanups, () =>
-    mode === 'followLog' ? serveWorker(config, logger, cleanups, primary, projectorReady) : serveSharedWorker(config, logger, cleanups),
-  );
-  const listening: WorkerListening = { kind: 'pubstream-worker-listening', url };
-  channel.send(listening);
-  logger.info({ url }, 'API worker listening');
-  const stop = (): void => {
-    cleanups.stop().finally(() => process.exit(0));
-  };
-  channel.onMessage((message) => {
-    if (isWorkerStop(message)) stop();
-  });
+  const stop = (): void => void cleanups.stop().finally(() => process.exit(0));
+  channel.onMessage((message) => isWorkerMessage(message, WORKER_STOP) && stop());
   // A signal to the whole process group (Ctrl-C) reaches the workers too: each drains itself.
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
+  const url = await startOrUndo(cleanups, async () => {
+    if (mode === 'shared') {
+      channel.send(WORKER_READY);
+      await asked;
+      return serveSharedWorker(config, logger, cleanups);
+    }
+    const publicApi = await followingWorkerApi(config, logger, cleanups, primary, projectorReady);
+    channel.send(WORKER_READY);
+    await asked;
+    const server = await servePublicApi(publicApi, config);
+    cleanups.push(() => server.stop());
+    return server.url;
+  });
+  const listening: WorkerListening = { kind: 'pubstream-worker-listening', url };
+  channel.send(listening);
+  logger.info({ url }, 'API worker listening');
 };
 
-const serveWorker = async (config: Config, logger: Logger, cleanups: CleanupStack, primary: IpcClient, projectorReady: (projector: Projector) => void): Promise<string> => {
+/** The public API of a worker that follows the log: its own read model, the primary's limits, slots and usage. */
+const followingWorkerApi = async (config: Config, logger: Logger, cleanups: CleanupStack, primary: IpcClient, projectorReady: (projector: Projector) => void): Promise<PublicApi> => {
   const now = () => new Date();
   const backendErrors = new BackendErrorTally();
   const core = await startEmbeddedCore(config, logger, now, cleanups, backendErrors);
@@ -73,9 +91,7 @@ const serveWorker = async (config: Config, logger: Logger, cleanups: CleanupStac
     positionWaiter: { reached: (position, timeoutMs) => core.projector.waitFor(position, timeoutMs), close: () => {} },
   });
   cleanups.push(() => publicApi.close());
-  const server = await servePublicApi(publicApi, config);
-  cleanups.push(() => server.stop());
-  return server.url;
+  return publicApi;
 };
 
 /** A worker on Redis and Kafka: the `pubstream api` process as it is (its limits and slots are in Redis). */

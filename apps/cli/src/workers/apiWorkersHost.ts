@@ -17,12 +17,12 @@ import { WORKER_CALL_TIMEOUT_MS } from './workerMessages.js';
  */
 export const apiWorkersHost =
   (count: number, mode: 'followLog' | 'shared'): PublicApiHostStarter =>
-  async ({ config, core, logger, now, cleanups, useWaiter }): Promise<PublicApiHost> => {
+  async ({ config, core, logger, now, cleanups }): Promise<PublicApiHost> => {
     if (mode === 'shared') {
       const workers = await startApiWorkers({ count, logger: logger.child({ component: 'api-workers' }), attach: () => () => {} });
       const drain = () => workers.stop(config.shutdownTimeoutMs);
       cleanups.push(drain);
-      return { url: workers.url, workers: count, waitFor: (position, timeoutMs) => core.projector.waitFor(position, timeoutMs), drain };
+      return { workers: count, waitFor: (position, timeoutMs) => core.projector.waitFor(position, timeoutMs), listen: () => workers.listen(), drain };
     }
     const limiter = rateLimiterHandlers(createMemoryRateLimiter({ window: config.rateLimitWindow, now }));
     const usage = usageHandlers(core.stores.usage);
@@ -30,7 +30,6 @@ export const apiWorkersHost =
     // Every forked worker, from its fork on: admin writes wait for workers still starting too.
     const clients = new Map<number, IpcClient>();
     const waiter = createAllWorkersWaiter(core.projector, () => [...clients.values()]);
-    useWaiter(waiter);
     const workers = await startApiWorkers({
       count,
       logger: logger.child({ component: 'api-workers' }),
@@ -48,7 +47,6 @@ export const apiWorkersHost =
     });
     const drain = () => workers.stop(config.shutdownTimeoutMs);
     cleanups.push(drain);
-    logger.info({ url: workers.url, workers: count }, 'public API served by API workers');
-    return { url: workers.url, workers: count, waitFor: waiter.waitFor, drain };
+    return { workers: count, waitFor: waiter.waitFor, listen: () => workers.listen(), drain };
   };
 
