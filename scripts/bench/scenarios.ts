@@ -7,6 +7,7 @@ import { measureReplay } from './replay.js';
 import type { ScenarioContext } from './scenarioContext.js';
 import { startDistributedService, startEmbeddedService } from './service.js';
 import { runStreamScenarios } from './streamScenarios.js';
+import { measureWorkers } from './workersScenario.js';
 
 /** Runs `measure` against a fresh embedded service, stopped afterwards whatever happens. */
 const onEmbedded = async (title: string, measure: (service: Awaited<ReturnType<typeof startEmbeddedService>>) => Promise<void>): Promise<void> => {
@@ -22,6 +23,7 @@ const onEmbedded = async (title: string, measure: (service: Awaited<ReturnType<t
 export const runScenarios = async (context: ScenarioContext): Promise<void> => {
   const { only } = context;
   if (only === 'crossprocess') return runCrossProcess(context);
+  if (!only || only === 'workers') await measureWorkers(context);
   if (!only || only === 'streams') await runStreamScenarios(context);
   if (only === 'compression') await onEmbedded('Compression (embedded profile, 2,000 items)', (service) => runCompressionProfile('embedded', service, context));
   if (!only) await measureCrossProcessLog(context);
