@@ -96,7 +96,7 @@ const followingWorkerApi = async (config: Config, logger: Logger, cleanups: Clea
 
 /** A worker on Redis and Kafka: the `pubstream api` process as it is (its limits and slots are in Redis). */
 const serveSharedWorker = async (config: Config, logger: Logger, cleanups: CleanupStack): Promise<string> => {
-  const running = await startApiProcess(config, logger);
+  const running = await startApiProcess(config, logger, cluster.worker?.id ?? 0);
   cleanups.push(() => running.stop());
   return running.url ?? '';
 };
