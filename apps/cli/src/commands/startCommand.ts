@@ -6,6 +6,7 @@ import { installProcessGuard } from '../processGuard.js';
 import { startupBanner } from '../startupBanner.js';
 import { runApiWorker } from '../workers/apiWorker.js';
 import { apiWorkerPlan } from '../workers/apiWorkerPlan.js';
+import { forkApiWorkers } from '../workers/apiWorkers.js';
 import { apiWorkersHost } from '../workers/apiWorkersHost.js';
 import { configFor } from './commandConfig.js';
 import { runUntilSignal } from './runUntilSignal.js';
@@ -24,8 +25,13 @@ export const registerStartCommand = (program: Command): void => {
       // node:cluster runs this same command in each API worker (docs/architecture.md, "API workers").
       if (cluster.isWorker) return runApiWorker(config, logger.child({ worker: cluster.worker?.id }), plan.mode === 'shared' ? 'shared' : 'followLog');
       if (plan.reason !== null) logger.info(plan.reason);
-      const publicApi = plan.mode === 'single' ? undefined : apiWorkersHost(plan.count, plan.mode);
-      const running = await startAllInOne({ config, logger, demo: options.demo, publicApi });
+      // Forked first: the workers load their code while this process replays the log.
+      const pool = plan.mode === 'single' ? null : forkApiWorkers({ count: plan.count, logger: logger.child({ component: 'api-workers' }) });
+      const publicApi = pool && plan.mode !== 'single' ? apiWorkersHost(pool, plan.count, plan.mode) : undefined;
+      const running = await startAllInOne({ config, logger, demo: options.demo, publicApi }).catch(async (error: unknown) => {
+        await pool?.stop(0);
+        throw error;
+      });
       process.stdout.write(`${startupBanner(running)}\n`);
       logger.info({ publicUrl: running.publicUrl, adminUrl: running.adminUrl, dataDir: config.dataDir }, 'pubstream started');
       runUntilSignal(running.stop, config.shutdownTimeoutMs, (message) => logger.info(message));

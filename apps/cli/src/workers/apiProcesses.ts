@@ -2,7 +2,7 @@ import type { Config } from '@pubstream/config';
 import { createLogger, type Logger } from '@pubstream/observability';
 import { startApiProcess, type RunningProcess } from '../distributedProcesses.js';
 import { apiWorkerPlan } from './apiWorkerPlan.js';
-import { startApiWorkers } from './apiWorkers.js';
+import { forkApiWorkers } from './apiWorkers.js';
 
 /**
  * `pubstream api`: one API process, or with API_WORKERS > 1 a primary that only supervises that
@@ -13,10 +13,10 @@ export const startApiProcesses = async (config: Config, logger: Logger = createL
   const plan = apiWorkerPlan(config);
   if (plan.reason !== null) logger.info(plan.reason);
   if (plan.count <= 1) return startApiProcess(config, logger);
-  const workers = await startApiWorkers({ count: plan.count, logger, attach: () => () => {} });
-  const stop = () => workers.stop(config.shutdownTimeoutMs);
+  const pool = forkApiWorkers({ count: plan.count, logger });
+  const stop = () => pool.stop(config.shutdownTimeoutMs);
   try {
-    const url = await workers.listen();
+    const url = await (await pool.open(() => () => {})).listen();
     logger.info({ url, workers: plan.count }, 'public API listening in API workers');
     return { url, stop };
   } catch (error) {

@@ -12,13 +12,13 @@ import { createIpcRateLimiter } from './ipcRateLimiter.js';
 import { createIpcStreamSlots } from './ipcStreamSlots.js';
 import { createIpcUsageStore } from './ipcUsageStore.js';
 import { createIpcClient, serveIpc, type IpcChannel, type IpcClient } from './workerIpc.js';
-import { isWorkerMessage, WORKER_CALL_TIMEOUT_MS, WORKER_LISTEN, WORKER_READY, WORKER_STOP, type WorkerListening } from './workerMessages.js';
+import { isWorkerMessage, WORKER_BOOTED, WORKER_CALL_TIMEOUT_MS, WORKER_LISTEN, WORKER_OPEN, WORKER_READY, WORKER_STOP, type WorkerListening } from './workerMessages.js';
 
-/** Resolves when the primary says `listen` (workerMessages.ts). */
-const listenWhenAsked = (channel: IpcChannel): Promise<void> =>
+/** Resolves when the primary sends `expected` (workerMessages.ts). */
+const whenPrimarySays = (channel: IpcChannel, expected: { readonly kind: string }): Promise<void> =>
   new Promise((resolve) => {
     const stopListening = channel.onMessage((message) => {
-      if (!isWorkerMessage(message, WORKER_LISTEN)) return;
+      if (!isWorkerMessage(message, expected)) return;
       stopListening();
       resolve();
     });
@@ -39,7 +39,8 @@ export const runApiWorker = async (config: Config, logger: Logger, mode: 'follow
   const projector = new Promise<Projector>((resolve) => (projectorReady = resolve));
   // Registered first: the primary may ask a worker that is still replaying the log (allWorkersWaiter.ts).
   serveIpc(channel, positionHandlers(() => projector));
-  const asked = listenWhenAsked(channel);
+  const opened = whenPrimarySays(channel, WORKER_OPEN);
+  const asked = whenPrimarySays(channel, WORKER_LISTEN);
   const cleanups = createCleanupStack((error) => logger.warn({ err: error }, 'error while stopping'));
   cleanups.push(async () => primary.close());
   const stop = (): void => void cleanups.stop().finally(() => process.exit(0));
@@ -47,7 +48,9 @@ export const runApiWorker = async (config: Config, logger: Logger, mode: 'follow
   // A signal to the whole process group (Ctrl-C) reaches the workers too: each drains itself.
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
+  channel.send(WORKER_BOOTED);
   const url = await startOrUndo(cleanups, async () => {
+    await opened;
     if (mode === 'shared') {
       channel.send(WORKER_READY);
       await asked;

@@ -13,6 +13,13 @@ export interface ApiWorkers {
   stop(graceMs: number): Promise<void>;
 }
 
+/** Workers forked ahead (they load their code meanwhile), waiting for the primary's services. */
+export interface ApiWorkerPool {
+  /** Attaches the services to every worker and lets it open the log; resolves once all are ready. */
+  open(attach: AttachWorker): Promise<ApiWorkers>;
+  stop(graceMs: number): Promise<void>;
+}
+
 /** A worker that dies is replaced after this pause, so that a crash loop does not spin a core. */
 const RESTART_DELAY_MS = 1_000;
 
@@ -27,35 +34,44 @@ const stopWorkers = async (workers: readonly Worker[], graceMs: number): Promise
   clearTimeout(timer);
 };
 
+/** Lets each worker listen; the URL they share once all do. */
+const listenAll = async (workers: readonly ForkedWorker[]): Promise<string> => {
+  for (const forked of workers) forked.listen();
+  const urls = await Promise.all(workers.map((forked) => forked.listening));
+  return urls[0] ?? '';
+};
+
 /**
- * Forks `count` API workers with node:cluster (docs/architecture.md, "API workers"): they share the
- * public port (the primary hands connections out round robin) and each calls back over IPC for
- * what must stay exact. Resolves once every worker is ready (caught up with the log). A worker
- * that dies is logged and replaced; one that dies before it was ready fails the start.
+ * Forks `count` API workers with node:cluster at once (docs/architecture.md, "API workers"): they
+ * share the public port (the primary hands connections out round robin) and call back over IPC for
+ * what must stay exact. A worker that dies after the pool was opened is logged and replaced; one
+ * that dies before it was ready fails the start.
  */
-export const startApiWorkers = async (options: { readonly count: number; readonly logger: Logger; readonly attach: AttachWorker }): Promise<ApiWorkers> => {
+export const forkApiWorkers = (options: { readonly count: number; readonly logger: Logger }): ApiWorkerPool => {
   const { logger } = options;
   const running = new Map<number, ForkedWorker>();
+  let attach: AttachWorker | null = null;
   let listenAsked = false;
   let stopping = false;
   let stopped: Promise<void> | null = null;
 
-  const fork = (): Promise<void> => {
-    const forked = forkApiWorker(options.attach);
+  const fork = (): ForkedWorker => {
+    const forked = forkApiWorker();
     const { worker } = forked;
     running.set(worker.id, forked);
+    if (attach) forked.open(attach);
     if (listenAsked) forked.listen();
     worker.once('exit', (code, signal) => {
       running.delete(worker.id);
-      if (stopping) return;
+      if (stopping || !attach) return;
       logger.warn({ worker: worker.id, pid: worker.process.pid, code, signal }, `API worker exited; starting a new one in ${RESTART_DELAY_MS} ms`);
       setTimeout(replace, RESTART_DELAY_MS).unref();
     });
-    return forked.ready;
+    return forked;
   };
   const replace = (): void => {
     if (stopping) return;
-    fork().then(
+    fork().ready.then(
       () => logger.info('API worker replaced'),
       (error: unknown) => logger.error({ err: error }, 'a replacement API worker failed to start'),
     );
@@ -65,21 +81,28 @@ export const startApiWorkers = async (options: { readonly count: number; readonl
       stopping = true;
       await stopWorkers([...running.values()].map((forked) => forked.worker), graceMs);
     })());
-
-  try {
-    await Promise.all(Array.from({ length: options.count }, fork));
-  } catch (error) {
-    await stop(0);
-    throw error;
-  }
-  return {
+  const workers: ApiWorkers = {
     count: options.count,
-    async listen() {
+    listen() {
       listenAsked = true;
-      const workers = [...running.values()];
-      for (const forked of workers) forked.listen();
-      const urls = await Promise.all(workers.map((forked) => forked.listening));
-      return urls[0] ?? '';
+      return listenAll([...running.values()]);
+    },
+    stop,
+  };
+
+  for (let i = 0; i < options.count; i++) fork();
+  return {
+    async open(services) {
+      attach = services;
+      const all = [...running.values()];
+      for (const forked of all) forked.open(services);
+      try {
+        await Promise.all(all.map((forked) => forked.ready));
+      } catch (error) {
+        await stop(0);
+        throw error;
+      }
+      return workers;
     },
     stop,
   };

@@ -1,9 +1,9 @@
 import cluster, { type Worker } from 'node:cluster';
 import { workerChannel } from './ipcChannels.js';
 import type { IpcChannel } from './workerIpc.js';
-import { isWorkerListening, isWorkerMessage, WORKER_LISTEN, WORKER_READY } from './workerMessages.js';
+import { isWorkerListening, isWorkerMessage, WORKER_BOOTED, WORKER_LISTEN, WORKER_OPEN, WORKER_READY } from './workerMessages.js';
 
-/** What the primary attaches to one worker's channel when it forks it (its IPC services); returns their teardown, run when it exits. */
+/** What the primary attaches to one worker's channel (its IPC services); returns their teardown, run when it exits. */
 export type AttachWorker = (worker: { readonly id: number; readonly channel: IpcChannel }) => () => void;
 
 export interface ForkedWorker {
@@ -12,7 +12,9 @@ export interface ForkedWorker {
   readonly ready: Promise<void>;
   /** Resolves with the shared URL once it listens; rejects if it exits first. */
   readonly listening: Promise<string>;
-  /** Asks it to listen (at once, or as soon as it is ready). */
+  /** Attaches the primary's services to its channel (once), then lets it open the log (at once, or once booted). */
+  open(attach: AttachWorker): void;
+  /** Lets it listen (at once, or as soon as it is ready). */
   listen(): void;
 }
 
@@ -21,36 +23,46 @@ export const sendToWorker = (worker: Worker, message: object): void => {
   if (worker.isConnected()) worker.send(message);
 };
 
-/** Forks one API worker (this same command again, docs/architecture.md "API workers") with `attach`ed services; detached when it exits. */
-export const forkApiWorker = (attach: AttachWorker): ForkedWorker => {
+/** Sends `message` once `happened` has been heard from the worker and `ask()` was called, whichever is last. */
+const whenBoth = (worker: Worker, happened: { readonly kind: string }, message: object, onHeard?: () => void) => {
+  let heard = false;
+  let asked = false;
+  worker.on('message', (received: unknown) => {
+    if (!isWorkerMessage(received, happened)) return;
+    heard = true;
+    onHeard?.();
+    if (asked) sendToWorker(worker, message);
+  });
+  return () => {
+    if (asked) return;
+    asked = true;
+    if (heard) sendToWorker(worker, message);
+  };
+};
+
+/** Forks one API worker: this same command again (docs/architecture.md, "API workers"). */
+export const forkApiWorker = (): ForkedWorker => {
   const worker = cluster.fork();
-  const detach = attach({ id: worker.id, channel: workerChannel(worker) });
-  let isReady = false;
-  let listenAsked = false;
-  const ready = new Promise<void>((resolve, reject) => {
-    worker.on('message', (message: unknown) => {
-      if (!isWorkerMessage(message, WORKER_READY)) return;
-      isReady = true;
-      if (listenAsked) sendToWorker(worker, WORKER_LISTEN);
-      resolve();
-    });
-    worker.once('exit', (code, signal) => reject(new Error(`API worker ${worker.id} exited before it was ready (code ${code}, signal ${signal ?? 'none'})`)));
-  });
-  const listening = new Promise<string>((resolve, reject) => {
-    worker.on('message', (message: unknown) => isWorkerListening(message) && resolve(message.url));
-    worker.once('exit', () => reject(new Error(`API worker ${worker.id} exited before it listened`)));
-  });
+  const exited = (what: string) => new Promise<never>((_, reject) => worker.once('exit', (code, signal) => reject(new Error(`API worker ${worker.id} exited before it ${what} (code ${code}, signal ${signal ?? 'none'})`))));
+  let markReady: () => void = () => {};
+  const ready = Promise.race([new Promise<void>((resolve) => (markReady = resolve)), exited('was ready')]);
+  const askOpen = whenBoth(worker, WORKER_BOOTED, WORKER_OPEN);
+  const askListen = whenBoth(worker, WORKER_READY, WORKER_LISTEN, () => markReady());
+  const listening = Promise.race([new Promise<string>((resolve) => worker.on('message', (message: unknown) => isWorkerListening(message) && resolve(message.url))), exited('listened')]);
   // Awaited only by some callers; an exit is reported through the worker's 'exit' event as well.
   ready.catch(() => {});
   listening.catch(() => {});
-  worker.once('exit', detach);
+  let attached = false;
   return {
     worker,
     ready,
     listening,
-    listen() {
-      listenAsked = true;
-      if (isReady) sendToWorker(worker, WORKER_LISTEN);
+    open(attach) {
+      if (attached || worker.isDead()) return;
+      attached = true;
+      worker.once('exit', attach({ id: worker.id, channel: workerChannel(worker) }));
+      askOpen();
     },
+    listen: askListen,
   };
 };
