@@ -10,16 +10,16 @@ import { configFor } from './commandConfig.js';
 import { runUntilSignal } from './runUntilSignal.js';
 import { startApiProcesses } from '../workers/apiProcesses.js';
 import { runApiWorker } from '../workers/apiWorker.js';
+import type { ApiWorkerPool } from '../workers/apiWorkers.js';
 
 const starters = {
-  api: startApiProcesses,
   // Lease TTL (PROJECTOR_LEASE_TTL_MS), active/standby log lines and the crash-test hook: apps/cli/src/distributed.
   projector: (config: Config, logger: Logger) => runProjectorNode(config, projectorNodeOptionsFromEnv(process.env), logger),
   admin: startAdminProcess,
 } as const;
 
 /** `pubstream api|projector|admin`: one process of the distributed profile each. */
-export const registerProcessCommands = (program: Command): void => {
+export const registerProcessCommands = (program: Command, earlyWorkers: ApiWorkerPool | null = null): void => {
   for (const role of ['api', 'projector', 'admin'] as const) {
     program
       .command(role)
@@ -32,7 +32,7 @@ export const registerProcessCommands = (program: Command): void => {
         if (role !== 'projector') installProcessGuard(logger);
         // node:cluster runs `pubstream api` again in each API worker (docs/architecture.md, "API workers").
         if (role === 'api' && cluster.isWorker) return runApiWorker(config, logger.child({ worker: cluster.worker?.id }), 'shared');
-        const running = await starters[role](config, logger);
+        const running = role === 'api' ? await startApiProcesses(config, logger, earlyWorkers) : await starters[role](config, logger);
         runUntilSignal(running.stop, config.shutdownTimeoutMs, (message) => logger.info(message));
       });
   }
