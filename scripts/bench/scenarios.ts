@@ -8,6 +8,7 @@ import { measureReplay } from './replay.js';
 import type { ScenarioContext } from './scenarioContext.js';
 import { startDistributedService, startEmbeddedService } from './service.js';
 import { runStreamScenarios } from './streamScenarios.js';
+import { measureWorkers } from './workersScenario.js';
 
 /** Runs `measure` against a fresh embedded service, stopped afterwards whatever happens. */
 const onEmbedded = async (title: string, measure: (service: Awaited<ReturnType<typeof startEmbeddedService>>) => Promise<void>): Promise<void> => {
@@ -26,6 +27,7 @@ export const runScenarios = async (context: ScenarioContext): Promise<void> => {
   if (only === 'hotpath' || only === 'hotpath-redis') return runHotPath(context);
   if (only === 'fanout' || only === 'fanout-embedded') await onEmbedded('Fanout, embedded profile', (service) => runFanoutProfile('embedded', service, context));
   if (only === 'fanout' || only === 'fanout-distributed') return runDistributedFanout(context);
+  if (!only || only === 'workers') await measureWorkers(context);
   if (!only || only === 'streams') await runStreamScenarios(context);
   if (only === 'compression') await onEmbedded('Compression (embedded profile, 2,000 items)', (service) => runCompressionProfile('embedded', service, context));
   if (!only) await measureCrossProcessLog(context);

@@ -28,6 +28,9 @@ const prepare = async () => {
     DATA_DIR: dataDir,
     EVENT_STORE_URL: `sqlite:${dataDir}/events.db`,
     LOG_LEVEL: 'warn',
+    // One public API process unless a scenario asks for workers (workersScenario.ts): the rows
+    // keep measuring what they measured before API_WORKERS, whose default is one per core.
+    API_WORKERS: '1',
     // The load generator opens thousands of connections and streams from one address.
     MAX_CONNECTIONS_PER_ADDRESS: '0',
     MAX_STREAMS_PER_ADDRESS: '0',

@@ -21,7 +21,7 @@ describe('the import graph', () => {
 
   it('resolves relative imports and @pubstream/* packages to files', () => {
     const graph = importGraph(ROOT);
-    expect(graph.get('apps/cli/src/allInOne.ts')).toEqual(expect.arrayContaining(['apps/admin/src/index.ts', 'apps/cli/src/adapters.ts']));
+    expect(graph.get('apps/cli/src/embeddedCore.ts')).toEqual(expect.arrayContaining(['apps/projector/src/index.ts', 'apps/cli/src/adapters.ts']));
     expect(graph.size).toBeGreaterThan(300);
   });
 

@@ -4,15 +4,15 @@ import type { ChangeStream } from '@pubstream/change-stream';
 import { loadConfig, type Config } from '@pubstream/config';
 import type { EventStore } from '@pubstream/event-store';
 import { BackendErrorTally, createLogger, createMetricsRegistry, type Logger } from '@pubstream/observability';
-import { createProjector, registerProjectorMetrics, type Projector } from '@pubstream/projector';
+import type { Projector } from '@pubstream/projector';
 import type { ReadModel, Stores } from '@pubstream/read-model';
-import { openChangeStream, openEventStore, openRateLimiter, openStores, openStreamSlots, processIdentity } from './adapters.js';
 import { serveAdminApi } from './adminApi.js';
 import { generateAdminToken } from './adminToken.js';
-import { watchCaughtUp } from './caughtUpWatch.js';
-import { createCleanupStack, startOrUndo, type CleanupStack } from './cleanupStack.js';
+import { createCleanupStack, startOrUndo } from './cleanupStack.js';
+import { startEmbeddedCore } from './embeddedCore.js';
 import { drainGraceMs } from './httpServer.js';
-import { createPublicApi, servePublicApi } from './publicApi.js';
+import { serveInProcessPublicApi } from './inProcessPublicApi.js';
+import type { PublicApiHostStarter } from './publicApiHost.js';
 import { seedDemo, type DemoSeed } from './seedDemo.js';
 
 /** Defaults for tests and embedding: loopback, free ports, an in-memory log, no logs. */
@@ -35,12 +35,16 @@ export interface AllInOneOptions {
   readonly logger?: Logger;
   readonly now?: () => Date;
   readonly newId?: () => string;
+  /** Where the public API runs: by default in this process; `pubstream start` passes the API workers when API_WORKERS > 1. */
+  readonly publicApi?: PublicApiHostStarter;
 }
 
 export interface AllInOne {
   readonly config: Config;
   /** Base URL of the public API. */
   readonly publicUrl: string;
+  /** Processes serving the public API (1: this one). */
+  readonly apiWorkers: number;
   readonly adminUrl: string;
   readonly adminToken: string;
   /** True when no ADMIN_TOKEN was configured and one was generated for this run. */
@@ -76,45 +80,30 @@ export const startAllInOne = async (options: AllInOneOptions = {}): Promise<AllI
 
   return startOrUndo(cleanups, async () => {
     const backendErrors = new BackendErrorTally();
-    const core = await startCore(config, logger, now, cleanups, backendErrors);
+    const core = await startEmbeddedCore(config, logger, now, cleanups, backendErrors);
+    // Prepared first (workers: forked and caught up), its port opened after the admin's: a client
+    // that finds the public API up finds the admin up too.
+    const publicApi = await (options.publicApi ?? serveInProcessPublicApi)({ config, core, logger, now, backendErrors, cleanups });
     // One registry per app: both define the http_* metrics (the API's is served on its /metrics).
     const admin = await serveAdminApi(config, {
       adminToken,
       eventStore: core.eventStore,
       stores: core.stores,
-      projector: core.projector,
+      // Read-your-writes: every process serving the public API has applied the write (docs/admin-api.md).
+      projector: publicApi,
       logger: logger.child({ component: 'admin' }),
       now,
       newId: options.newId ?? randomUUID,
       metrics: createMetricsRegistry({ app: 'admin' }),
     });
     cleanups.push(() => admin.server.close(drainGraceMs(config)));
-    const metrics = createMetricsRegistry({ app: 'api', collectDefaults: false });
-    // The projector runs in this process: its lag is on the API's /metrics (docs/operations.md, "Metrics").
-    registerProjectorMetrics(metrics, { eventStore: core.eventStore, checkpoints: core.stores.projections, snapshot: core.projector.snapshot, now });
-    const publicApi = await createPublicApi({
-      config,
-      stores: core.stores,
-      changeStream: core.changeStream,
-      logger: logger.child({ component: 'api' }),
-      now,
-      metrics,
-      backendErrors,
-      // In front of the in-memory stores a cache only adds staleness.
-      cacheTtlMs: core.redis === null ? 0 : undefined,
-      rateLimiter: openRateLimiter(config, core.redis, now, logger, backendErrors),
-      streamSlots: openStreamSlots(core.redis),
-      // Read-your-writes waits on the projector of this process (docs/public-api.md, minPosition).
-      positionWaiter: { reached: (position, timeoutMs) => core.projector.waitFor(position, timeoutMs), close: () => {} },
-    });
-    cleanups.push(() => publicApi.close());
-    const publicServer = await servePublicApi(publicApi, config);
-    cleanups.push(() => publicServer.stop());
+    const publicUrl = await publicApi.listen();
     // Run first on stop: both ports drain at once (each stop is idempotent; the steps above await them).
-    cleanups.push(async () => void (await Promise.all([publicServer.stop(), admin.server.close(drainGraceMs(config))])));
+    cleanups.push(async () => void (await Promise.all([publicApi.drain(), admin.server.close(drainGraceMs(config))])));
     return {
       config,
-      publicUrl: publicServer.url,
+      publicUrl,
+      apiWorkers: publicApi.workers,
       adminUrl: admin.server.url,
       adminToken,
       adminTokenGenerated: config.adminToken === null,
@@ -129,33 +118,4 @@ export const startAllInOne = async (options: AllInOneOptions = {}): Promise<AllI
       stop: cleanups.stop,
     };
   });
-};
-
-/** The log, the stores, the change stream and the projector, caught up with the log. */
-const startCore = async (config: Config, logger: Logger, now: () => Date, cleanups: CleanupStack, errors: BackendErrorTally) => {
-  const eventStore = openEventStore(config, now, { servesRequests: true });
-  cleanups.push(() => eventStore.close());
-  const { stores, redis } = await openStores(config, logger, now, { servesRequests: true, errors });
-  cleanups.push(() => stores.close());
-  const changeStream = openChangeStream(config, logger.child({ component: 'change-stream' }), processIdentity('all-in-one'), errors);
-  cleanups.push(() => changeStream.close());
-  const projector = createProjector({ eventStore, stores, changeStream, logger: logger.child({ component: 'projector' }), now, resumeWindowMs: config.resumeWindowMs });
-  projector.start();
-  cleanups.push(() => projector.stop());
-  const head = await catchUpWithLog(eventStore, projector, logger);
-  // Misses are trusted from here on (docs/read-models.md, "Unknown is not missing"); the watch marks
-  // a Redis read model again after it lost its data and the projector rebuilt it.
-  await stores.projections.markCaughtUp({ projection: 'projector', position: head });
-  cleanups.push(watchCaughtUp(projector, stores.projections, { onError: (error) => logger.debug({ err: error }, 'caught-up marker not refreshed') }));
-  return { eventStore, stores, redis, changeStream, projector, head };
-};
-
-/** The memory stores start empty: replay the whole log before serving anything. Returns the log's head at start. */
-const catchUpWithLog = async (eventStore: EventStore, projector: Projector, logger: Logger): Promise<number> => {
-  const head = await eventStore.headPosition();
-  if (head > 0) {
-    logger.info({ head }, 'rebuilding the read models from the event log');
-    while (!(await projector.waitFor(head, 10_000))) logger.info(await projector.status(), 'still rebuilding the read models');
-  }
-  return head;
 };

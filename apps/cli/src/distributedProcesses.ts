@@ -19,8 +19,11 @@ const starting = (logger: Logger, build: (cleanups: CleanupStack) => Promise<str
   return startOrUndo(cleanups, async () => ({ url: await build(cleanups), stop: cleanups.stop }));
 };
 
-/** `pubstream api`: the public read API and SSE fanout on Redis + Kafka; many of them may run. */
-export const startApiProcess = (config: Config, logger: Logger = createLogger({ level: config.logLevel, name: 'pubstream-api' })) =>
+/**
+ * `pubstream api`: the public read API and SSE fanout on Redis + Kafka; many of them may run. As an
+ * API worker (`worker` set) its /metrics series carry `worker="N"` (docs/operations.md, "API workers").
+ */
+export const startApiProcess = (config: Config, logger: Logger = createLogger({ level: config.logLevel, name: 'pubstream-api' }), worker?: number) =>
   starting(logger, async (cleanups) => {
     const now = () => new Date();
     const backendErrors = new BackendErrorTally();
@@ -34,7 +37,7 @@ export const startApiProcess = (config: Config, logger: Logger = createLogger({ 
       changeStream,
       logger,
       now,
-      metrics: createMetricsRegistry({ app: 'api' }),
+      metrics: apiMetrics(worker),
       backendErrors,
       rateLimiter: openRateLimiter(config, redis, now, logger, backendErrors),
       streamSlots: openStreamSlots(redis),
@@ -45,6 +48,12 @@ export const startApiProcess = (config: Config, logger: Logger = createLogger({ 
     logger.info({ url: server.url }, 'public API listening');
     return server.url;
   });
+
+const apiMetrics = (worker: number | undefined) => {
+  const metrics = createMetricsRegistry({ app: 'api' });
+  if (worker !== undefined) metrics.setDefaultLabels({ app: 'api', worker: String(worker) });
+  return metrics;
+};
 
 /** `pubstream admin`: the write side; read-your-writes polls the projector's checkpoint in Redis. */
 export const startAdminProcess = (config: Config, logger: Logger = createLogger({ level: config.logLevel, name: 'pubstream-admin' })) =>

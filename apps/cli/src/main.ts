@@ -1,28 +1,8 @@
 #!/usr/bin/env node
-import { Command } from 'commander';
-import { registerAdminToolCommands } from './commands/adminToolCommands.js';
-import { describeCliFailure } from './commands/cliFailure.js';
-import { registerDataToolCommands } from './commands/dataToolCommands.js';
-import { registerProcessCommands } from './commands/processCommands.js';
-import { registerStartCommand } from './commands/startCommand.js';
+import { forkWorkersEarly } from './workers/forkWorkersEarly.js';
 
-const program = new Command()
-  .name('pubstream')
-  .description('Pubstream: public data delivery with API keys and live Server-Sent Events')
-  .showHelpAfterError();
-registerStartCommand(program);
-registerProcessCommands(program);
-registerAdminToolCommands(program);
-registerDataToolCommands(program);
-
-// `pubstream events export | head`: a closed pipe ends the export quietly.
-process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code === 'EPIPE') process.exit(0);
-  throw error;
-});
-
-program.parseAsync(process.argv).catch((error: unknown) => {
-  const failure = describeCliFailure(error);
-  process.stderr.write(`${failure.message}\n`);
-  process.exit(failure.exitCode);
-});
+// API workers are forked before the rest of the CLI loads, so that they load their code while this
+// process loads its own (docs/architecture.md, "API workers"): a start takes about one load, not two.
+const earlyWorkers = forkWorkersEarly(process.argv.slice(2), process.env);
+const { runCli } = await import('./cli.js');
+runCli(earlyWorkers);

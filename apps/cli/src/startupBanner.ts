@@ -6,7 +6,7 @@ import type { AllInOne } from './allInOne.js';
  */
 export const startupBanner = (running: AllInOne): string => {
   const lines = ['', 'Pubstream is running (embedded profile: SQLite log, in-memory read models)'];
-  if (running.publicUrl !== '') lines.push(`  public API  ${running.publicUrl}`);
+  if (running.publicUrl !== '') lines.push(`  public API  ${running.publicUrl}${running.apiWorkers > 1 ? ` (${running.apiWorkers} API worker processes)` : ''}`);
   lines.push(`  admin API   ${running.adminUrl}`, `  dashboard   ${running.adminUrl}/`);
   const { location, positionAtStart } = running.eventLog;
   lines.push(`  event log   ${location} ${positionAtStart === 0 ? '(empty: a new log, starting with no data)' : `(head position ${positionAtStart})`}`);

@@ -73,4 +73,6 @@ export interface Config {
   readonly resumeWindowMs: number;
   /** MIN_POSITION_WAIT_MS: the bound of a ?minPosition= wait (and of a resume ahead of the node). */
   readonly minPositionWaitMs: number;
+  /** API_WORKERS: public API processes sharing PORT in `start` and `api` (default: the number of cores); 1 = one process. */
+  readonly apiWorkers: number;
 }

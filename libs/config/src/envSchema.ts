@@ -99,6 +99,8 @@ export const envSchema = z.object({
   CACHE_STALE_WHILE_REVALIDATE_SECONDS: count(0),
   /** JSON answers at least this long are compressed (br or gzip) when the client accepts it. */
   COMPRESSION_MIN_BYTES: count(1_024),
+  /** Public API worker processes sharing PORT (docs/operations.md, "API workers"); unset: one per core. */
+  API_WORKERS: z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').min(1, 'must be 1 or more').max(256, 'must be at most 256').optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;

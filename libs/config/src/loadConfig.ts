@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import type { z } from 'zod';
 import { adminUrlOf, checkAdminSettings, checkHttpTimeouts } from './adminSettings.js';
@@ -99,4 +100,5 @@ const toConfig = (values: Env, role: ProcessRole, derived: Derived): Config =>
     compressionMinBytes: values.COMPRESSION_MIN_BYTES,
     resumeWindowMs: values.RESUME_WINDOW,
     minPositionWaitMs: values.MIN_POSITION_WAIT_MS,
+    apiWorkers: values.API_WORKERS ?? Math.max(1, availableParallelism()),
   });

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './loadConfig.js';
 
@@ -56,6 +57,7 @@ describe('loadConfig', () => {
       compressionMinBytes: 1_024,
       resumeWindowMs: 86_400_000,
       minPositionWaitMs: 2_000,
+      apiWorkers: Math.max(1, availableParallelism()),
     });
   });
 
@@ -106,6 +108,7 @@ describe('loadConfig', () => {
         COMPRESSION_MIN_BYTES: '256',
         RESUME_WINDOW: '30m',
         MIN_POSITION_WAIT_MS: '500',
+        API_WORKERS: '3',
       },
       'api',
       CWD,
@@ -148,6 +151,7 @@ describe('loadConfig', () => {
       compressionMinBytes: 256,
       resumeWindowMs: 1_800_000,
       minPositionWaitMs: 500,
+      apiWorkers: 3,
     });
   });
 
@@ -191,6 +195,8 @@ describe('loadConfig', () => {
     [{ RESUME_WINDOW: '0' }, 'RESUME_WINDOW'],
     [{ RESUME_WINDOW: '1.5h' }, 'RESUME_WINDOW'],
     [{ MIN_POSITION_WAIT_MS: '0' }, 'MIN_POSITION_WAIT_MS'],
+    [{ API_WORKERS: '0' }, 'API_WORKERS'],
+    [{ API_WORKERS: 'all' }, 'API_WORKERS'],
   ])('refuses %j with one line naming %s', (env, variable) => {
     const error = errorOf(() => loadConfig(env, 'all-in-one', CWD));
     expect(error.variable).toBe(variable);

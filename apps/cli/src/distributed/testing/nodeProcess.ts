@@ -12,12 +12,13 @@ export interface NodeProcess extends NodeChild {
 
 /**
  * `node --import tsx apps/cli/src/main.ts <args>` (the real CLI) from the repository root, listening
- * on loopback, with `env` over a minimal base environment (PATH and HOME).
+ * on loopback, with `env` over a minimal base environment (PATH and HOME). One public API process
+ * per node unless `env` sets API_WORKERS: these tests kill, freeze and measure a node by its pid.
  */
 export const spawnCli = (args: readonly string[], env: Record<string, string>): NodeChild =>
   spawnNodeChild(MAIN, args, {
     cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', HOST: '127.0.0.1', ADMIN_HOST: '127.0.0.1', ...env },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', HOST: '127.0.0.1', ADMIN_HOST: '127.0.0.1', API_WORKERS: '1', ...env },
   });
 
 /**
