@@ -15,7 +15,7 @@ import {
 import { createMemoryStreamSlots, type RateLimiter, type StreamSlots } from '@pubstream/access';
 import type { ChangeStream } from '@pubstream/change-stream';
 import type { Config } from '@pubstream/config';
-import { createDrainSignal, type DrainSignal } from '@pubstream/http';
+import { createDrainSignal, type ConnectionGate, type DrainSignal } from '@pubstream/http';
 import { registerBackendErrorMetrics, type BackendErrorTally, type Logger } from '@pubstream/observability';
 import type { Registry } from 'prom-client';
 import { drainGraceMs, edgeSettings, listen } from './httpServer.js';
@@ -62,6 +62,8 @@ export const createPublicApi = async (deps: {
   rateLimiter?: RateLimiter;
   /** The per-key stream cap shared by many API nodes (Redis); in memory (this process) by default. */
   streamSlots?: StreamSlots;
+  /** Where MAX_STREAMS_PER_ADDRESS is counted when API workers share the port (their primary); this process by default. */
+  addressSlots?: StreamSlots;
   /** The embedded profile's in-process projector waits; distributed nodes poll the read model. */
   positionWaiter?: PositionWaiter;
 }): Promise<PublicApi> => {
@@ -76,7 +78,12 @@ export const createPublicApi = async (deps: {
   await hub.start();
   if (deps.metrics) registerFanoutHubMetrics(deps.metrics, hub);
   if (deps.metrics && deps.backendErrors) registerBackendErrorMetrics(deps.metrics, deps.backendErrors);
-  const admission = createStreamAdmission({ slots: deps.streamSlots ?? createMemoryStreamSlots(), maxStreamsPerAddress: config.maxStreamsPerAddress, logger });
+  const admission = createStreamAdmission({
+    slots: deps.streamSlots ?? createMemoryStreamSlots(),
+    ...(deps.addressSlots ? { addressSlots: deps.addressSlots } : {}),
+    maxStreamsPerAddress: config.maxStreamsPerAddress,
+    logger,
+  });
   const api = await createApiApp({
     stores: deps.stores,
     changeStream: deps.changeStream,
@@ -114,8 +121,10 @@ export const createPublicApi = async (deps: {
  * their current response (RunningServer.close), live streams are told to reconnect elsewhere,
  * in-flight requests finish within the grace of SHUTDOWN_TIMEOUT_MS.
  */
-export const servePublicApi = async (api: PublicApi, config: Config): Promise<{ readonly url: string; stop(): Promise<void> }> => {
-  const server = await listen(api.callback, config.host, config.port, edgeSettings(config, 'public'), api.drainSignal);
+export const servePublicApi = async (api: PublicApi, config: Config, connectionGate?: ConnectionGate): Promise<{ readonly url: string; stop(): Promise<void> }> => {
+  // API workers count connections per address in their primary (one port, many processes).
+  const settings = { ...edgeSettings(config, 'public'), ...(connectionGate ? { connectionGate } : {}) };
+  const server = await listen(api.callback, config.host, config.port, settings, api.drainSignal);
   let stopping: Promise<void> | null = null;
   return {
     url: server.url,

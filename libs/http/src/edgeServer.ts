@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import { answerClientError } from './clientError.js';
+import { gateConnectionsPerAddress, type ConnectionGate } from './connectionGate.js';
 import { limitConnectionsPerAddress } from './connectionLimit.js';
 
 /** The node:http settings of a listener (docs/operations.md, HTTP_* variables). */
@@ -15,6 +16,11 @@ export interface EdgeServerSettings {
   readonly keepAliveTimeoutMs: number;
   /** Concurrent connections per client address; 0 = no cap. */
   readonly maxConnectionsPerAddress: number;
+  /**
+   * Where the cap is counted when other processes share the port (the API workers' primary);
+   * absent: in this process.
+   */
+  readonly connectionGate?: ConnectionGate;
 }
 
 /** How long a connection may go on sending a body after its answer was sent without reading it. */
@@ -45,6 +51,7 @@ const closeAfterUnreadBody = (req: IncomingMessage, res: ServerResponse): void =
  */
 export const createEdgeServer = (handler: RequestListener, settings: EdgeServerSettings): Server => {
   const shortest = Math.min(settings.headersTimeoutMs, settings.requestTimeoutMs);
+  const gate = settings.connectionGate && settings.maxConnectionsPerAddress > 0 ? gateConnectionsPerAddress(settings.connectionGate, settings.maxConnectionsPerAddress) : null;
   const server = createServer(
     {
       headersTimeout: settings.headersTimeoutMs,
@@ -52,11 +59,12 @@ export const createEdgeServer = (handler: RequestListener, settings: EdgeServerS
       // Node checks both timeouts on this interval (30 s by default), so it bounds their precision.
       connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(shortest / 10))),
     },
-    handler,
+    gate ? gate.requests(handler) : handler,
   );
   server.keepAliveTimeout = settings.keepAliveTimeoutMs;
   server.on('clientError', answerClientError);
   server.on('request', closeAfterUnreadBody);
-  limitConnectionsPerAddress(server, settings.maxConnectionsPerAddress);
+  if (gate) server.on('connection', gate.onConnection);
+  else limitConnectionsPerAddress(server, settings.maxConnectionsPerAddress);
   return server;
 };

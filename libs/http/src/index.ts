@@ -4,6 +4,7 @@
 export * from './boundedLines.js';
 export * from './clientError.js';
 export * from './connectionDrain.js';
+export * from './connectionGate.js';
 export * from './connectionLimit.js';
 export * from './contentCoding.js';
 export * from './decodedBody.js';

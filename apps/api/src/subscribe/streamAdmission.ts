@@ -7,6 +7,11 @@ export interface StreamAdmissionOptions {
   readonly slots: StreamSlots;
   /** Concurrent streams per client address (an IPv6 /64) on this node; 0 = no cap (MAX_STREAMS_PER_ADDRESS). */
   readonly maxStreamsPerAddress: number;
+  /**
+   * Where the per-address cap is counted when several processes share the port (the API workers'
+   * primary, as slots of `address:<bucket>`); absent: in this process.
+   */
+  readonly addressSlots?: StreamSlots;
   /** How often this node refreshes its slots: well under the slots' TTL. Default 5 s. */
   readonly heartbeatMs?: number;
   readonly logger?: { warn(details: object, message: string): void };
@@ -35,7 +40,7 @@ export interface StreamAdmission {
 }
 
 export const createStreamAdmission = (options: StreamAdmissionOptions): StreamAdmission => {
-  const { slots, maxStreamsPerAddress, logger } = options;
+  const { slots, addressSlots, maxStreamsPerAddress, logger } = options;
   const perAddress = new Map<string, number>();
   const heartbeat = setInterval(() => {
     slots.refresh().catch((error: unknown) => logger?.warn({ err: error }, 'refreshing stream slots failed; retrying at the next heartbeat'));
@@ -52,20 +57,25 @@ export const createStreamAdmission = (options: StreamAdmissionOptions): StreamAd
     async admit(request) {
       const bucket = addressBucket(request.address);
       const open = perAddress.get(bucket) ?? 0;
-      if (maxStreamsPerAddress > 0 && open >= maxStreamsPerAddress) {
-        throw new RateLimitedError(`Too many concurrent streams from this address: at most ${maxStreamsPerAddress} per server. Close a stream before opening another.`, 5, 'streams_per_address');
-      }
+      const tooMany = () =>
+        new RateLimitedError(`Too many concurrent streams from this address: at most ${maxStreamsPerAddress} per server. Close a stream before opening another.`, 5, 'streams_per_address');
+      if (maxStreamsPerAddress > 0 && open >= maxStreamsPerAddress) throw tooMany();
       // Counted before the await, so that concurrent requests from one address cannot all pass.
       perAddress.set(bucket, open + 1);
+      const addressSlot = addressSlots && maxStreamsPerAddress > 0 ? `address:${bucket}` : null;
+      const releaseAddress = () => addressSlot && addressSlots && void addressSlots.release(addressSlot, request.streamId).catch(() => {});
       let taken: boolean;
       try {
+        if (addressSlot && addressSlots && !(await addressSlots.acquire(addressSlot, request.streamId, maxStreamsPerAddress))) throw tooMany();
         taken = await slots.acquire(request.keyId, request.streamId, request.limit);
       } catch (error) {
         leave(bucket);
+        if (!(error instanceof RateLimitedError)) releaseAddress();
         throw error;
       }
       if (!taken) {
         leave(bucket);
+        releaseAddress();
         throw new RateLimitedError(tooManyStreamsMessage(request.planName, request.limit), null, 'streams_per_key');
       }
       let released = false;
@@ -73,6 +83,7 @@ export const createStreamAdmission = (options: StreamAdmissionOptions): StreamAd
         if (released) return;
         released = true;
         leave(bucket);
+        releaseAddress();
         slots.release(request.keyId, request.streamId).catch((error: unknown) =>
           logger?.warn({ err: error, keyId: request.keyId }, 'releasing a stream slot failed; it expires without heartbeats'),
         );

@@ -8,6 +8,7 @@ import { startEmbeddedCore } from '../embeddedCore.js';
 import { createPublicApi, servePublicApi, type PublicApi } from '../publicApi.js';
 import { positionHandlers } from './allWorkersWaiter.js';
 import { primaryChannel } from './ipcChannels.js';
+import { createIpcConnectionGate } from './ipcConnectionGate.js';
 import { createIpcRateLimiter } from './ipcRateLimiter.js';
 import { createIpcStreamSlots } from './ipcStreamSlots.js';
 import { createIpcUsageStore } from './ipcUsageStore.js';
@@ -59,7 +60,7 @@ export const runApiWorker = async (config: Config, logger: Logger, mode: 'follow
     const publicApi = await followingWorkerApi(config, logger, cleanups, primary, projectorReady);
     channel.send(WORKER_READY);
     await asked;
-    const server = await servePublicApi(publicApi, config);
+    const server = await servePublicApi(publicApi, config, createIpcConnectionGate(primary));
     cleanups.push(() => server.stop());
     return server.url;
   });
@@ -91,6 +92,8 @@ const followingWorkerApi = async (config: Config, logger: Logger, cleanups: Clea
     cacheTtlMs: 0,
     rateLimiter: createIpcRateLimiter(primary),
     streamSlots: createIpcStreamSlots(primary),
+    // Per-address caps count every worker's streams and connections (docs/security.md).
+    addressSlots: createIpcStreamSlots(primary),
     positionWaiter: { reached: (position, timeoutMs) => core.projector.waitFor(position, timeoutMs), close: () => {} },
   });
   cleanups.push(() => publicApi.close());
