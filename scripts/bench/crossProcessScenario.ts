@@ -109,13 +109,28 @@ const deliveries = async (service: BenchService, key: string, subscribers: numbe
  * process) notices, applies and publishes to Kafka, the API process fans out. First with 10
  * streams (the pipeline's own latency), then with 1,000 (the target).
  */
+/**
+ * Waits until the API node serves the item with the new key: the projector of a fresh service on a
+ * Redis that earlier scenarios filled may take more than a second to apply them, and until then
+ * the node rightly answers 401 for a key it does not know yet.
+ */
+const untilReadable = async (url: string, key: string, timeoutMs = 60_000): Promise<void> => {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const status = await fetch(url, { headers: { 'X-API-Key': key } }).then((response) => response.status, () => 0);
+    if (status === 200) return;
+    if (Date.now() > deadline) throw new Error(`the API node still answers ${status} for the new key after ${timeoutMs} ms`);
+    await sleep(200);
+  }
+};
+
 export const measureCrossProcessFanout = async (redisUrl: string, kafkaBrokers: string, context: ScenarioContext): Promise<void> => {
   const service = await startDistributedService(redisUrl, kafkaBrokers);
   try {
     const [key] = await createBenchKeys(service, 1);
     await adminCall(service, 'POST', '/collections', { slug: 'live', name: 'Live', sortableFields: [] });
     await adminCall(service, 'PUT', '/collections/live/items/hot', { data: { ts: Date.now(), seq: 0 } });
-    await sleep(1_000);
+    await untilReadable(`${service.publicUrl}/public/data/hot`, key ?? '');
     const writes = context.quick ? 50 : 150;
     for (const subscribers of [10, 1_000]) {
       const { latencies, connected } = await deliveries(service, key ?? '', subscribers, writes);
