@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { sleep } from '@pubstream/testing';
 import { adminCall, createBenchKeys, importItems } from '../adminClient.js';
 import { runLoad, type LoadRequest, type LoadResult } from '../httpLoad.js';
@@ -110,7 +111,10 @@ export const runPeers = async (context: ScenarioContext): Promise<void> => {
     context.rows.push(row);
     console.log(`  [${row.profile}] ${row.scenario}: ${Math.round(row.value).toLocaleString('en-US')} ${row.unit}${row.p99Ms === undefined ? '' : `, p50 ${row.p50Ms?.toFixed(1)} / p99 ${row.p99Ms.toFixed(1)} ms`}${row.ratio === undefined ? '' : `, ${row.ratio.toFixed(2)}×`}`);
   };
-  const pubstream = await startEmbeddedService();
+  // As `npm start` runs it: one API worker per core (PocketBase uses every core too).
+  const workers = os.availableParallelism();
+  context.notes.push(`Pubstream ran as \`npm start\` does: API_WORKERS=${workers} (one per core).`);
+  const pubstream = await startEmbeddedService({ API_WORKERS: String(workers) });
   const pocketbase = await startPocketBase(binary.path).catch(async (error: unknown) => {
     await pubstream.stop();
     throw error;
