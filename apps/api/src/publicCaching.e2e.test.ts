@@ -1,23 +1,11 @@
-import { request } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApiHarness, type ApiHarness } from './testing/apiHarness.js';
+import { rawRequest } from './testing/rawRequest.js';
 
 // HTTP caching and compression of public reads over real HTTP (docs/public-api.md, "Caching and
 // compression"). A real browser doing the same: tests/e2e/httpCaching.browser.e2e.test.ts.
 
-/** A raw GET/POST: node:http does not decompress, so the bytes on the wire are visible. */
-const raw = (url: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}) =>
-  new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>((resolve, reject) => {
-    const req = request(url, { method: options.method ?? 'GET', headers: options.headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(options.body);
-  });
 
 describe('public reads: caching headers, 304 and compression', () => {
   let h: ApiHarness;
@@ -89,31 +77,31 @@ describe('public reads: caching headers, 304 and compression', () => {
 
   it('compresses JSON over the threshold with br or gzip as the client accepts, never below it', async () => {
     const url = `${h.url}/public/collections/docs/data?limit=40`;
-    const plain = await raw(url, { headers: { 'X-API-Key': key } });
+    const plain = await rawRequest(url, { headers: { 'X-API-Key': key } });
     expect(plain.headers['content-encoding']).toBeUndefined();
     const text = plain.body.toString('utf8');
     expect(text.length).toBeGreaterThan(1_024);
 
-    const br = await raw(url, { headers: { 'X-API-Key': key, 'Accept-Encoding': 'br, gzip' } });
+    const br = await rawRequest(url, { headers: { 'X-API-Key': key, 'Accept-Encoding': 'br, gzip' } });
     expect(br.headers['content-encoding']).toBe('br');
     expect(brotliDecompressSync(br.body).toString('utf8')).toBe(text);
     expect(br.body.length).toBeLessThan(text.length / 4);
     expect(Number(br.headers['content-length'])).toBe(br.body.length);
 
-    expect((await raw(url, { headers: { 'X-API-Key': key, 'Accept-Encoding': 'gzip;q=0.5, br' } })).headers['content-encoding']).toBe('br');
+    expect((await rawRequest(url, { headers: { 'X-API-Key': key, 'Accept-Encoding': 'gzip;q=0.5, br' } })).headers['content-encoding']).toBe('br');
     // Equal q-values: the client's order decides (a browser's "gzip, deflate, br, zstd" gets gzip).
-    const gzip = await raw(url, { headers: { 'X-API-Key': key, 'Accept-Encoding': 'gzip, deflate, br, zstd' } });
+    const gzip = await rawRequest(url, { headers: { 'X-API-Key': key, 'Accept-Encoding': 'gzip, deflate, br, zstd' } });
     expect(gzip.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(gzip.body).toString('utf8')).toBe(text);
     // Served from the reply cache: the second answer is the same bytes.
-    expect((await raw(url, { headers: { 'X-API-Key': key, 'Accept-Encoding': 'gzip' } })).body.equals(gzip.body)).toBe(true);
+    expect((await rawRequest(url, { headers: { 'X-API-Key': key, 'Accept-Encoding': 'gzip' } })).body.equals(gzip.body)).toBe(true);
 
-    const small = await raw(`${h.url}/public/data/doc-1`, { headers: { 'X-API-Key': key, 'Accept-Encoding': 'gzip, br' } });
+    const small = await rawRequest(`${h.url}/public/data/doc-1`, { headers: { 'X-API-Key': key, 'Accept-Encoding': 'gzip, br' } });
     expect(small.body.length).toBeLessThan(1_024);
     expect(small.headers['content-encoding']).toBeUndefined();
     expect(small.headers.vary).toContain('Accept-Encoding');
 
-    const batch = await raw(`${h.url}/public/batch`, {
+    const batch = await rawRequest(`${h.url}/public/batch`, {
       method: 'POST',
       headers: { 'X-API-Key': key, 'Content-Type': 'application/json', 'Accept-Encoding': 'gzip' },
       body: JSON.stringify({ dataIds: Array.from({ length: 40 }, (_, i) => `doc-${i}`) }),

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { request } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '@pubstream/observability';
 import { createMemoryStores } from '@pubstream/read-model';
 import { startApiHarness, type ApiHarness } from './testing/apiHarness.js';
+import { rawRequest, type RawAnswer } from './testing/rawRequest.js';
 
 // The whole answer of every kind of public read (status, every header but Date, the body), for a
 // matrix of requests, against a recorded snapshot (__snapshots__/publicResponses.e2e.test.ts.snap).
@@ -22,18 +22,6 @@ interface Recorded {
   rawBodySha256?: string;
 }
 
-/** A raw request (node:http does not decompress): the answer as it is on the wire. */
-const raw = (url: string, options: { method?: string; headers?: Record<string, string>; body?: string }) =>
-  new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>((resolve, reject) => {
-    const req = request(url, { method: options.method ?? 'GET', headers: options.headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(options.body);
-  });
 
 const decoded = (body: Buffer, coding: string | string[] | undefined): string => {
   if (body.length === 0) return '';
@@ -43,7 +31,7 @@ const decoded = (body: Buffer, coding: string | string[] | undefined): string =>
 };
 
 /** Every header but Date, names sorted; a generated request id as a placeholder. */
-const recorded = (answer: Awaited<ReturnType<typeof raw>>): Recorded => {
+const recorded = (answer: RawAnswer): Recorded => {
   const headers: Recorded['headers'] = {};
   for (const name of Object.keys(answer.headers).sort()) {
     if (name === 'date') continue;
@@ -92,7 +80,7 @@ describe('public reads: the full answers, pinned', () => {
   const ID = { 'X-Request-Id': 'req-1' };
   const key = (name: string) => ({ ...ID, 'X-API-Key': keys[name] ?? '' });
   const etagOf = async (path: string, method = 'GET', body?: string): Promise<string> => {
-    const answer = await raw(h.url + path, { method, headers: { ...key('live'), 'Content-Type': 'application/json' }, body });
+    const answer = await rawRequest(h.url + path, { method, headers: { ...key('live'), 'Content-Type': 'application/json' }, body });
     return String(answer.headers.etag);
   };
   const batchBody = JSON.stringify({ dataIds: ['doc-1', 'doc-2', 'nothing-here'] });
@@ -181,7 +169,7 @@ describe('public reads: the full answers, pinned', () => {
   it('answers every request of the matrix as recorded', async () => {
     const answers: Record<string, Recorded> = {};
     for (const [name, method, path, headers = {}, body] of cases()) {
-      answers[`${method} ${name}`] = recorded(await raw(h.url + path, { method, headers, body }));
+      answers[`${method} ${name}`] = recorded(await rawRequest(h.url + path, { method, headers, body }));
     }
     expect(answers).toMatchSnapshot();
   });
@@ -195,13 +183,13 @@ describe('public reads: the full answers, pinned', () => {
     ] as const) {
       const etag = await etagOf(path, method, body);
       const headers = { ...key('live'), 'Content-Type': 'application/json', 'If-None-Match': `W/"other", ${etag}` };
-      answers[`${method} ${path}`] = recorded(await raw(h.url + path, { method, headers, body }));
+      answers[`${method} ${path}`] = recorded(await rawRequest(h.url + path, { method, headers, body }));
     }
     expect(answers).toMatchSnapshot();
   });
 
   it('counts every request in the http metrics by method, route and status, and logs one access line each', async () => {
-    const metrics = await raw(`${h.url}/metrics`, {});
+    const metrics = await rawRequest(`${h.url}/metrics`, {});
     const lines = metrics.body
       .toString('utf8')
       .split('\n')
