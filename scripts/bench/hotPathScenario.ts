@@ -1,9 +1,9 @@
 import { adminCall, importItems } from './adminClient.js';
-import { startBenchKafka, startBenchRedis } from './localBackends.js';
+import { onDistributedService } from './onDistributedService.js';
 import { measureBatch, measureGetItem } from './profileScenarios.js';
 import { startProfileRun } from './profileRun.js';
 import type { Profile, ScenarioContext } from './scenarioContext.js';
-import { startDistributedService, startEmbeddedService, type BenchService } from './service.js';
+import { startEmbeddedService, type BenchService } from './service.js';
 
 /** GET item (and the batch) on 10,000 items: the keyed hot path against the Koa hello-world of the same run. */
 const measureHotPath = async (profile: Profile, service: BenchService, context: ScenarioContext): Promise<void> => {
@@ -30,22 +30,5 @@ export const runHotPath = async (context: ScenarioContext): Promise<void> => {
     }
     return;
   }
-  const redis = startBenchRedis();
-  const kafka = redis ? startBenchKafka() : null;
-  try {
-    if (!redis || !kafka) {
-      context.notes.push('Hot path on Redis + Kafka skipped: no local redis-server or Kafka broker.');
-      return;
-    }
-    console.log('\nHot path (Redis + Kafka profile)');
-    const service = await startDistributedService(redis.url, kafka.url);
-    try {
-      await measureHotPath('redis+kafka', service, context);
-    } finally {
-      await service.stop();
-    }
-  } finally {
-    kafka?.stop();
-    redis?.stop();
-  }
+  await onDistributedService(context, 'Hot path (Redis + Kafka profile)', (service) => measureHotPath('redis+kafka', service, context));
 };

@@ -4,6 +4,7 @@ import { runHotPath } from './hotPathScenario.js';
 import { runCompressionProfile, runFanoutProfile, runProfile } from './profileScenarios.js';
 import { redisBenchmarkGet } from './redisBaseline.js';
 import { runResumeScenario } from './resumeScenario.js';
+import { onDistributedService } from './onDistributedService.js';
 import { measureReplay } from './replay.js';
 import type { ScenarioContext } from './scenarioContext.js';
 import { startDistributedService, startEmbeddedService } from './service.js';
@@ -87,23 +88,5 @@ const runCrossProcess = async (context: ScenarioContext): Promise<void> => {
 };
 
 /** `--only=fanout` (after the embedded profile) or `--only=fanout-distributed`: the fanout through Redis + Kafka. */
-const runDistributedFanout = async (context: ScenarioContext): Promise<void> => {
-  const redis = startBenchRedis();
-  const kafka = redis ? startBenchKafka() : null;
-  try {
-    if (!redis || !kafka) {
-      context.notes.push('Redis + Kafka fanout skipped: no Redis or Kafka could be started.');
-      return;
-    }
-    console.log('\nFanout, distributed profile (Redis + Kafka)');
-    const service = await startDistributedService(redis.url, kafka.url);
-    try {
-      await runFanoutProfile('redis+kafka', service, context);
-    } finally {
-      await service.stop();
-    }
-  } finally {
-    kafka?.stop();
-    redis?.stop();
-  }
-};
+const runDistributedFanout = (context: ScenarioContext): Promise<void> =>
+  onDistributedService(context, 'Fanout, distributed profile (Redis + Kafka)', (service) => runFanoutProfile('redis+kafka', service, context));
