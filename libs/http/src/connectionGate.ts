@@ -1,6 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { clientAddress } from './connectionLimit.js';
+import { clientAddress, tooManyConnectionsMessage } from './connectionLimit.js';
 import { statusName } from './statusName.js';
 
 /**
@@ -15,7 +15,7 @@ export interface ConnectionGate {
 }
 
 const refuse = (res: ServerResponse, max: number): void => {
-  const body = JSON.stringify({ error: statusName(429), message: `Too many open connections from your address (at most ${max})` });
+  const body = JSON.stringify({ error: statusName(429), message: tooManyConnectionsMessage(max) });
   res.writeHead(429, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'Retry-After': '1', Connection: 'close' });
   res.end(body);
 };

@@ -9,6 +9,9 @@ export const clientAddress = (socket: Pick<Socket, 'remoteAddress'>): string => 
   return address.startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address;
 };
 
+/** What a connection over MAX_CONNECTIONS_PER_ADDRESS is told (docs/security.md). */
+export const tooManyConnectionsMessage = (max: number): string => `Too many open connections from your address (at most ${max})`;
+
 /** Counts open connections per address. `admit` is false once `max` are open (0 = no cap). */
 export const createConnectionCounter = (max: number) => {
   const open = new Map<string, number>();
@@ -37,7 +40,7 @@ export const createConnectionCounter = (max: number) => {
 export const limitConnectionsPerAddress = (server: Server, max: number): void => {
   if (max <= 0) return;
   const counter = createConnectionCounter(max);
-  const refusal = rawJsonResponse(429, `Too many open connections from your address (at most ${max})`, { 'Retry-After': '1' });
+  const refusal = rawJsonResponse(429, tooManyConnectionsMessage(max), { 'Retry-After': '1' });
   const inner = server.listeners('connection') as ((socket: Socket) => void)[];
   server.removeAllListeners('connection');
   server.on('connection', (socket: Socket) => {
